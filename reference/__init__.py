@@ -1,0 +1,15 @@
+"""The instructor's reference implementations of the approved variations.
+
+Each module implements one variation's rules; the bodies of its rule methods
+sit between nbgrader's solution markers, so that the student starter can be
+generated from it (see ``solitaire starter build``).
+"""
+
+VARIATIONS = (
+    "napoleons_square",
+    "metternich",
+    "bismarck",
+    "indian",
+    "double_fives",
+    "scorpion",
+)

@@ -1,0 +1,157 @@
+"""Scorpion (1 pack): pack four king-to-ace suit runs in the tableau and remove them.
+
+Layout: seven tableau columns ``t1``..``t7``, a face-down reserve ``r`` of
+three cards, and four piles ``f1``..``f4`` that receive each complete suit as
+it is removed (cards never move onto them by a player's move).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from solitaire.cards import ACE, KING, ONE_PACK, Card
+from solitaire.moves import Move, action
+from solitaire.piles import FOUNDATION, RESERVE, TABLEAU, Layout, numbered, single
+from solitaire.state import State
+from solitaire.variation import Option, Variation
+
+COLUMNS = 7
+ROWS = 7
+FACE_DOWN_ROWS = 3  # rows 1..3 ...
+FACE_DOWN_COLUMNS = 4  # ... have their first four cards face down
+RESERVE_SIZE = 3
+SUIT_LENGTH = 13
+DEAL = action("deal")
+
+
+class Scorpion(Variation):
+    name = "scorpion"
+    title = "Scorpion"
+    deck = ONE_PACK
+    layout = Layout(
+        numbered(TABLEAU, COLUMNS),
+        numbered(FOUNDATION, 4, target=False),
+        single(RESERVE),
+    )
+    options = (
+        Option(
+            "moves",
+            "runs",
+            "which cards move together: 'runs' = the top card or a same-suit descending "
+            "run at the top of a column (S3); 'any_faceup' = any face-up card with every "
+            "card above it (Morehead & Mott-Smith)",
+            choices=("runs", "any_faceup"),
+        ),
+    )
+
+    def deal(self, state: State, cards: Sequence[Card]) -> None:
+        """S1: deal 49 cards row by row into 7 columns of 7.
+
+        In rows 1 to 3 the first four cards are face down (so columns 1..4 start
+        with 3 face-down cards); every other tableau card is face up. The last 3
+        cards form the reserve, face down, the 50th card on top (dealt first).
+        """
+        ### BEGIN SOLUTION
+        columns = self.piles(TABLEAU)
+        for index, card in enumerate(cards[: COLUMNS * ROWS]):
+            row, column = divmod(index, COLUMNS)
+            face_up = not (row < FACE_DOWN_ROWS and column < FACE_DOWN_COLUMNS)
+            state.put(columns[column], [card], face_up=face_up)
+        state.put("r", reversed(cards[COLUMNS * ROWS :]), face_up=False)
+        ### END SOLUTION
+
+    def can_pick_up(self, state: State, pile: str, count: int) -> bool:
+        """S3: only tableau cards move, and only the top card or a run.
+
+        With the default ``moves="runs"`` the cards moved are the top card alone
+        or a same-suit descending run at the top of a column (each card one rank
+        below the card under it, same suit). With ``moves="any_faceup"`` any
+        face-up card may move, with every card above it. The reserve never
+        gives cards; completed suits never come back.
+        """
+        ### BEGIN SOLUTION
+        if self.kind(pile) != TABLEAU:
+            return False
+        if state.option("moves") == "any_faceup":
+            return True
+        cards = state[pile].cards[-count:]
+        return all(
+            upper.suit == lower.suit and upper.rank == lower.rank - 1
+            for lower, upper in zip(cards, cards[1:])
+        )
+        ### END SOLUTION
+
+    def tableau_accepts(self, state: State, pile: str, cards: tuple[Card, ...], source: str) -> bool:
+        """S2: a card or run goes onto the top card of a column of the same suit one
+        rank higher. Nothing goes onto an ace (no king on an ace: ranks do not wrap).
+        """
+        ### BEGIN SOLUTION
+        top = state.top(pile)
+        return (
+            top is not None
+            and state[pile].top_is_face_up
+            and top.suit == cards[0].suit
+            and top.rank == cards[0].rank + 1
+        )
+        ### END SOLUTION
+
+    def space_accepts(self, state: State, pile: str, cards: tuple[Card, ...], source: str) -> bool:
+        """S4: an empty column takes only a king, alone or heading the moved cards."""
+        ### BEGIN SOLUTION
+        return cards[0].rank == KING
+        ### END SOLUTION
+
+    def special_moves(self, state: State) -> list[Move]:
+        """S5: ``deal`` is legal once, at any time: while the reserve still holds its cards."""
+        ### BEGIN SOLUTION
+        return [DEAL] if not state.is_empty("r") else []
+        ### END SOLUTION
+
+    def apply_special(self, state: State, move: Move) -> None:
+        """S5: ``deal`` puts the 3 reserve cards face up onto columns 1, 2, 3 (empty
+        ones included), in deck order: the 50th card of the deck to column 1.
+        """
+        ### BEGIN SOLUTION
+        for column in self.piles(TABLEAU)[:RESERVE_SIZE]:
+            if state.is_empty("r"):
+                break
+            state.put(column, state.take("r"))
+        ### END SOLUTION
+
+    def after_move(self, state: State, move: Move) -> None:
+        """S6 and the general rule, after every move (the reserve deal too):
+
+        * a face-down card left on top of a column turns face up;
+        * a complete king-to-ace run of one suit lying face up at the top of a
+          column is removed to the first empty foundation pile (king lowest).
+
+        Turning up and removing repeat until nothing changes.
+        """
+        ### BEGIN SOLUTION
+        changed = True
+        while changed:
+            changed = False
+            for column in self.piles(TABLEAU):
+                changed |= state.turn_up(column)
+                pile = state[column]
+                run = pile.cards[-SUIT_LENGTH:]
+                if (
+                    len(run) == SUIT_LENGTH
+                    and pile.is_face_up(-SUIT_LENGTH)
+                    and run[0].rank == KING
+                    and run[-1].rank == ACE
+                    and all(
+                        upper.suit == lower.suit and upper.rank == lower.rank - 1
+                        for lower, upper in zip(run, run[1:])
+                    )
+                ):
+                    empty = next(f for f in self.piles(FOUNDATION) if state.is_empty(f))
+                    state.put(empty, state.take(column, SUIT_LENGTH))
+                    changed = True
+        ### END SOLUTION
+
+    def is_won(self, state: State) -> bool:
+        """S6: the game is won when all 52 cards have been removed as complete suits."""
+        ### BEGIN SOLUTION
+        return all(len(state[f]) == SUIT_LENGTH for f in self.piles(FOUNDATION))
+        ### END SOLUTION

@@ -1,0 +1,255 @@
+"""The rule-method protocol: JSON requests answered by a variation.
+
+The grader never calls student code in its own process. It sends requests,
+plain JSON objects, to a worker that holds one game and answers with plain
+JSON objects. :func:`handle` is the worker's side (it runs next to the
+student's rules file, on the grader's own copy of the engine); :class:`Worker`
+is the interface the trusted side programs against; :class:`LocalWorker`
+answers in-process, for trusted code (the reference) and for a student's own
+public tests. The sandboxed worker in ``grader/`` implements the same interface.
+
+Requests and replies (every reply has ``"ok"``; failures carry ``"error"``,
+the exception's type name, ``"message"`` and, when known, ``"method"``, the
+rule method it came from):
+
+===========================================================  ==========================
+request                                                      reply on success
+===========================================================  ==========================
+``{"op":"start","cards":["AS",..],"options":{..}}``          ``{"ok":true,"state":S}``
+``{"op":"load","state":S}``                                  ``{"ok":true}``
+``{"op":"state"}``                                           ``{"ok":true,"state":S}``
+``{"op":"legal","move":"t3>f2"}``                            ``{"ok":true,"value":bool}``
+``{"op":"apply","move":M,"stage":"full"|"move"|"effects"}``  ``{"ok":true,"state":S}``
+``{"op":"moves"}``                                           ``{"ok":true,"value":[M,..]}``
+``{"op":"won"}``                                             ``{"ok":true,"value":bool}``
+``{"op":"call","method":NAME,"args":[..]}``                  ``{"ok":true,"value":V}``
+===========================================================  ==========================
+
+``apply`` does not check legality (the trusted side asks ``legal`` first).
+Stage ``move`` carries the cards or performs the action only; ``effects`` runs
+``after_move`` for ``move`` on the current state; ``full`` does both.
+``call`` probes one rule method on the current state; its arguments are
+``can_pick_up [pile, count]``, ``*_accepts [pile, [cards], source]``,
+``special_moves []`` (value: list of moves), ``is_won []``.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import traceback
+from abc import ABC, abstractmethod
+from typing import Any
+
+from .cards import parse_card
+from .engine import check_move, legal_moves, move_cards, start
+from .moves import parse_move
+from .state import State, format_state, parse_state
+from .variation import RULE_METHODS, Variation
+
+ACCEPT_METHODS = ("foundation_accepts", "tableau_accepts", "space_accepts")
+PROBE_METHODS = ("can_pick_up", *ACCEPT_METHODS, "special_moves", "is_won")
+
+
+class Session:
+    """The worker's side: one variation and the current state."""
+
+    def __init__(self, variation: Variation) -> None:
+        self.variation = variation
+        self.state: State | None = None
+
+    def _current(self) -> State:
+        if self.state is None:
+            raise ValueError("no game yet: send start or load first")
+        return self.state
+
+    def handle(self, request: dict[str, Any]) -> dict[str, Any]:
+        """Answer one request; never raises (failures become error replies)."""
+        try:
+            return {"ok": True, **self._dispatch(request)}
+        except Exception as error:  # noqa: BLE001 - every failure becomes a reply
+            return error_reply(error, self.variation)
+
+    def _dispatch(self, request: dict[str, Any]) -> dict[str, Any]:
+        op = request.get("op")
+        v = self.variation
+        if op == "start":
+            cards = [parse_card(c) for c in request["cards"]]
+            self.state = start(v, cards, request.get("options") or {})
+            return {"state": format_state(self.state)}
+        if op == "load":
+            self.state = parse_state(request["state"])
+            return {}
+        if op == "state":
+            return {"state": format_state(self._current())}
+        if op == "legal":
+            return {"value": check_move(v, self._current(), parse_move(request["move"])) is None}
+        if op == "apply":
+            return {"state": self._apply(parse_move(request["move"]), request.get("stage", "full"))}
+        if op == "moves":
+            return {"value": sorted(str(m) for m in legal_moves(v, self._current()))}
+        if op == "won":
+            return {"value": _strict_bool(v.is_won(self._current()), "is_won")}
+        if op == "call":
+            return {"value": self._call(request["method"], list(request.get("args") or []))}
+        raise ValueError(f"unknown op {op!r}")
+
+    def _apply(self, move: Any, stage: str) -> str:
+        if stage not in ("full", "move", "effects"):
+            raise ValueError(f"unknown stage {stage!r}")
+        new = self._current().copy()
+        if stage in ("full", "move"):
+            move_cards(self.variation, new, move)
+        if stage in ("full", "effects"):
+            self.variation.after_move(new, move)
+        self.state = new
+        return format_state(new)
+
+    def _call(self, method: str, args: list[Any]) -> Any:
+        state = self._current()
+        v = self.variation
+        if method == "can_pick_up":
+            pile, count = args
+            return _strict_bool(v.can_pick_up(state, str(pile), int(count)), method)
+        if method in ACCEPT_METHODS:
+            pile, cards, source = args
+            value = getattr(v, method)(state, str(pile), tuple(parse_card(c) for c in cards), str(source))
+            return _strict_bool(value, method)
+        if method == "special_moves":
+            return sorted(str(m) for m in v.special_moves(state))
+        if method == "is_won":
+            return _strict_bool(v.is_won(state), method)
+        raise ValueError(f"cannot probe {method!r}")
+
+
+def _strict_bool(value: object, method: str) -> bool:
+    if type(value) is not bool:
+        raise TypeError(f"{method} must return True or False, not {type(value).__name__}")
+    return value
+
+
+def error_reply(error: BaseException, variation: Variation | None = None) -> dict[str, Any]:
+    """An error reply naming the exception and, when found, the rule method it came from."""
+    reply: dict[str, Any] = {"ok": False, "error": type(error).__name__, "message": str(error)[:500]}
+    method = _rule_method_in(error, variation)
+    if method:
+        reply["method"] = method
+    return reply
+
+
+def _rule_method_in(error: BaseException, variation: Variation | None) -> str | None:
+    if variation is None:
+        return None
+    module_file = getattr(sys.modules.get(type(variation).__module__), "__file__", None)
+    found = None
+    for frame in traceback.extract_tb(error.__traceback__):
+        if frame.name in RULE_METHODS and (module_file is None or frame.filename == module_file):
+            found = frame.name
+    return found
+
+
+class WorkerError(Exception):
+    """A request the worker could not answer.
+
+    ``kind`` is ``"error"`` (student code raised; ``error`` and ``method`` say
+    what and where), ``"timeout"``, ``"crashed"`` or ``"protocol"`` (a reply
+    that breaks the protocol).
+    """
+
+    def __init__(self, kind: str, message: str, error: str = "", method: str = "") -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.error = error
+        self.method = method
+
+
+class Worker(ABC):
+    """The trusted side's view of a worker. Every value crossing is a JSON primitive."""
+
+    @abstractmethod
+    def request(self, message: dict[str, Any]) -> dict[str, Any]:
+        """Send one request and return its reply (checked to be a JSON object with ok)."""
+
+    def close(self) -> None:
+        """Release the worker (a process, say)."""
+
+    def __enter__(self) -> Worker:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _ok(self, message: dict[str, Any]) -> dict[str, Any]:
+        reply = self.request(message)
+        if reply.get("ok") is not True:
+            if reply.get("ok") is False:
+                raise WorkerError(
+                    "error",
+                    str(reply.get("message", "")),
+                    str(reply.get("error", "")),
+                    str(reply.get("method", "")),
+                )
+            raise WorkerError("protocol", "reply without ok")
+        return reply
+
+    def _value(self, message: dict[str, Any], kind: type) -> Any:
+        value = self._ok(message).get("value")
+        if kind is bool and type(value) is not bool:
+            raise WorkerError("protocol", f"expected true or false, got {type(value).__name__}")
+        if kind is list and not (
+            type(value) is list and all(type(item) is str for item in value)
+        ):
+            raise WorkerError("protocol", "expected a list of moves")
+        return value
+
+    def _state(self, message: dict[str, Any]) -> str:
+        state = self._ok(message).get("state")
+        if type(state) is not str:
+            raise WorkerError("protocol", "expected a state text")
+        return state
+
+    def start(self, cards: list[str], options: dict[str, Any]) -> str:
+        return self._state({"op": "start", "cards": cards, "options": options})
+
+    def load(self, state: str) -> None:
+        self._ok({"op": "load", "state": state})
+
+    def state(self) -> str:
+        return self._state({"op": "state"})
+
+    def legal(self, move: str) -> bool:
+        return bool(self._value({"op": "legal", "move": move}, bool))
+
+    def apply(self, move: str, stage: str = "full") -> str:
+        return self._state({"op": "apply", "move": move, "stage": stage})
+
+    def moves(self) -> list[str]:
+        return list(self._value({"op": "moves"}, list))
+
+    def won(self) -> bool:
+        return bool(self._value({"op": "won"}, bool))
+
+    def call(self, method: str, args: list[Any]) -> Any:
+        kind = list if method == "special_moves" else bool
+        return self._value({"op": "call", "method": method, "args": args}, kind)
+
+
+class LocalWorker(Worker):
+    """A worker in this process. Only for trusted code or a student's own tests.
+
+    Requests and replies still go through JSON text, so that what the trusted
+    side sees is what a sandboxed worker would send.
+    """
+
+    def __init__(self, variation: Variation) -> None:
+        self.session = Session(variation)
+
+    def request(self, message: dict[str, Any]) -> dict[str, Any]:
+        reply = self.session.handle(json.loads(json.dumps(message)))
+        try:
+            decoded = json.loads(json.dumps(reply))
+        except (TypeError, ValueError) as error:
+            raise WorkerError("protocol", f"reply is not JSON: {error}") from None
+        if not isinstance(decoded, dict) or "ok" not in decoded:
+            raise WorkerError("protocol", "reply is not a JSON object with ok")
+        return decoded

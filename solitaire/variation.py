@@ -1,0 +1,150 @@
+"""The uniform rule contract every variation implements.
+
+A variation declares data (name, deck, layout, options) and implements the
+rule methods below, the same names in every variation. The engine
+(:mod:`solitaire.engine`) derives legal moves and applies moves from these
+methods only. Each rule method is one grading category.
+
+======================  ===================================================
+rule method             question it answers
+======================  ===================================================
+``deal``                how the shuffled cards are laid out at the start
+``can_pick_up``         may the top ``count`` cards of a pile move as a unit?
+``foundation_accepts``  may these cards go onto this foundation?
+``tableau_accepts``     may these cards go onto this non-empty pile?
+``space_accepts``       may these cards fill this empty (non-foundation) pile?
+``special_moves``       which actions (deal, redeal, ``s>w`` ...) are legal now?
+``apply_special``       what does an action do?
+``after_move``          what happens by itself after any move (effects)?
+``is_won``              is the game won?
+======================  ===================================================
+
+The engine guarantees what it can without knowing a game: only face-up cards
+are picked up, cards go only onto piles whose kind is a target (tableau,
+foundation, cell), never onto their own pile, never beyond a pile's capacity.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from .cards import Card, Deck
+from .errors import InvalidNotation
+from .moves import Move
+from .piles import Layout
+from .state import OptionValue, State, parse_option_value
+
+RULE_METHODS: tuple[str, ...] = (
+    "deal",
+    "can_pick_up",
+    "foundation_accepts",
+    "tableau_accepts",
+    "space_accepts",
+    "special_moves",
+    "apply_special",
+    "after_move",
+    "is_won",
+)
+
+
+@dataclass(frozen=True)
+class Option:
+    """A named rule option with a default, e.g. Scorpion's ``moves``."""
+
+    name: str
+    default: OptionValue
+    doc: str
+    choices: tuple[OptionValue, ...] = field(default=())
+
+    def allowed(self) -> tuple[OptionValue, ...]:
+        if self.choices:
+            return self.choices
+        if isinstance(self.default, bool):
+            return (False, True)
+        return ()
+
+    def coerce(self, text: str | OptionValue) -> OptionValue:
+        """The value of this option written ``text``; raises InvalidNotation if not allowed."""
+        value = parse_option_value(text.strip().lower()) if isinstance(text, str) else text
+        if isinstance(self.default, bool) and isinstance(value, str):
+            value = {"on": True, "yes": True, "1": True, "off": False, "no": False}.get(value, value)
+        allowed = self.allowed()
+        if allowed and value not in allowed or type(value) is not type(self.default):
+            shown = ", ".join(str(a).lower() for a in allowed) or type(self.default).__name__
+            raise InvalidNotation(f"option {self.name} cannot be {text!r} (allowed: {shown})")
+        return value
+
+
+class Variation:
+    """Base class of a variation. Subclasses set the class attributes and rules."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    deck: ClassVar[Deck]
+    layout: ClassVar[Layout]
+    options: ClassVar[tuple[Option, ...]] = ()
+
+    # -- helpers for rule methods (not rules themselves) --------------------
+    def piles(self, kind: str) -> tuple[str, ...]:
+        """The names of this variation's piles of ``kind``, in layout order."""
+        return self.layout.of_kind(kind)
+
+    def kind(self, pile: str) -> str:
+        """The kind of pile ``pile`` (``"tableau"``, ``"foundation"``, ``"stock"`` ...)."""
+        return self.layout.kind(pile)
+
+    def new_state(self, options: dict[str, OptionValue] | None = None) -> State:
+        """An empty state with every pile of the layout, phase ``play``, no counters."""
+        return State(self.name, self.resolve_options(options or {}), self.layout.names)
+
+    def resolve_options(self, given: dict[str, str | OptionValue]) -> dict[str, OptionValue]:
+        """Every option, the given ones checked and coerced, the others at their default."""
+        known = {option.name: option for option in self.options}
+        for name in given:
+            if name not in known:
+                names = ", ".join(known) or "none"
+                raise InvalidNotation(f"{self.name} has no option {name!r} (options: {names})")
+        return {
+            name: option.coerce(given[name]) if name in given else option.default
+            for name, option in known.items()
+        }
+
+    # -- the rule methods ---------------------------------------------------
+    def deal(self, state: State, cards: Sequence[Card]) -> None:
+        """Lay out ``cards`` (the whole deck, first card dealt first) on the empty ``state``."""
+        raise NotImplementedError
+
+    def can_pick_up(self, state: State, pile: str, count: int) -> bool:
+        """Whether the top ``count`` face-up cards of ``pile`` may be moved as a unit."""
+        raise NotImplementedError
+
+    def foundation_accepts(
+        self, state: State, foundation: str, cards: tuple[Card, ...], source: str
+    ) -> bool:
+        """Whether ``cards`` (from ``source``) may go onto ``foundation``."""
+        raise NotImplementedError
+
+    def tableau_accepts(self, state: State, pile: str, cards: tuple[Card, ...], source: str) -> bool:
+        """Whether ``cards`` (from ``source``, lowest first) may go onto non-empty ``pile``."""
+        raise NotImplementedError
+
+    def space_accepts(self, state: State, pile: str, cards: tuple[Card, ...], source: str) -> bool:
+        """Whether ``cards`` (from ``source``) may fill the empty non-foundation ``pile``."""
+        raise NotImplementedError
+
+    def special_moves(self, state: State) -> list[Move]:
+        """The actions legal now (``deal``, ``redeal``, ``s>w`` ...); none by default."""
+        return []
+
+    def apply_special(self, state: State, move: Move) -> None:
+        """Carry out the legal action ``move`` on ``state`` in place."""
+        raise NotImplementedError
+
+    def after_move(self, state: State, move: Move) -> None:
+        """Apply the automatic effects that follow ``move`` (state already moved), in place."""
+
+    def is_won(self, state: State) -> bool:
+        """Whether ``state`` is a won game."""
+        raise NotImplementedError
