@@ -101,16 +101,25 @@ def legal_moves(variation: Variation, state: State) -> list[Move]:
     return card_moves(variation, state) + list(variation.special_moves(state))
 
 
+def is_action(variation: Variation, move: Move) -> bool:
+    """Whether ``move`` is the variation's business (an action, or a card-shaped
+    move onto a pile that is not a target, such as ``s>w``) rather than a card move."""
+    if move.kind != MOVE:
+        return True
+    spec = variation.layout.by_name.get(move.target)
+    return spec is not None and move.source in variation.layout and not spec.is_target
+
+
 def check_move(variation: Variation, state: State, move: Move) -> str | None:
     """None if ``move`` is legal in ``state``, else the reason it is not, in words."""
-    if move.kind != MOVE:
-        if move in variation.special_moves(state):
-            return None
-        return f"{move} is not an action allowed now"
-    source, target = move.args
-    for name in (source, target):
+    source, target = move.args if move.kind == MOVE else ("", "")
+    for name in (source, target) if move.kind == MOVE else ():
         if name not in variation.layout:
             return f"{variation.name} has no pile {name}"
+    if is_action(variation, move):
+        if move in variation.special_moves(state):
+            return None
+        return f"{move} is not allowed now"
     pile = state.piles[source]
     if move.count > len(pile.cards) - pile.down:
         have = len(pile.cards) - pile.down
@@ -142,10 +151,10 @@ def apply_unchecked(variation: Variation, state: State, move: Move) -> State:
 
 def move_cards(variation: Variation, state: State, move: Move) -> None:
     """The move itself, before effects: cards carried, or the action carried out."""
-    if move.kind == MOVE:
-        state.put(move.target, state.take(move.source, move.count))
-    else:
+    if is_action(variation, move):
         variation.apply_special(state, move)
+    else:
+        state.put(move.target, state.take(move.source, move.count))
 
 
 def apply(variation: Variation, state: State, move: Move) -> State:

@@ -40,7 +40,7 @@ class Move(NamedTuple):
 
     kind: str
     args: tuple[str, ...] = ()
-    count: int = 1
+    count: int = 1  # type: ignore[assignment]  # shadows tuple.count on purpose
 
     @property
     def source(self) -> str:
