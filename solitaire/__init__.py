@@ -17,7 +17,7 @@ from .engine import (
     shuffled_deck,
     start,
 )
-from .errors import IllegalMove, InvalidNotation, SolitaireError, UnknownVariation
+from .errors import IllegalMove, InvalidNotation, SolitaireError, UnknownVariation, UserError
 from .game import Game
 from .moves import Move, action, card_move, parse_move, removal
 from .piles import Layout, Pile, PileSpec
@@ -29,7 +29,7 @@ __version__ = "0.1.0"
 __all__ = [
     "ACE", "KING", "Card", "Deck", "parse_card", "apply", "apply_unchecked", "check_move",
     "is_legal", "is_won", "legal_moves", "new_game", "shuffled_deck", "start", "IllegalMove",
-    "InvalidNotation", "SolitaireError", "UnknownVariation", "Game", "Move", "action",
+    "InvalidNotation", "SolitaireError", "UnknownVariation", "UserError", "Game", "Move", "action",
     "card_move", "parse_move", "removal", "Layout", "Pile", "PileSpec", "State",
     "format_state", "parse_state", "RULE_METHODS", "Option", "Variation",
 ]

@@ -20,3 +20,11 @@ class IllegalMove(SolitaireError):
 
 class UnknownVariation(SolitaireError, LookupError):
     """A variation name that the catalog does not know."""
+
+
+class UserError(SolitaireError):
+    """A mistake of the person at the command line (bad file, bad argument ...).
+
+    The CLI prints its message on one line and exits with status 2; it never
+    shows a traceback for it.
+    """

@@ -1,0 +1,1 @@
+"""The autograder: traces, hidden suite, sandbox, scoring, feedback, course workflow."""
