@@ -28,13 +28,14 @@ PREFIX = {TABLEAU: "t", FOUNDATION: "f", STOCK: "s", WASTE: "w", CELL: "c",
 class Pile:
     """An immutable pile: ``cards`` bottom to top; the lowest ``down`` are face down."""
 
-    __slots__ = ("cards", "down")
+    __slots__ = ("cards", "down", "_hash")
 
     def __init__(self, cards: Sequence[Card] = (), down: int = 0) -> None:
         self.cards: tuple[Card, ...] = tuple(cards)
         if not 0 <= down <= len(self.cards):
             raise ValueError(f"{down} face-down cards in a pile of {len(self.cards)}")
         self.down = down
+        self._hash: int | None = None
 
     def __len__(self) -> int:
         return len(self.cards)
@@ -46,7 +47,10 @@ class Pile:
         return isinstance(other, Pile) and self.down == other.down and self.cards == other.cards
 
     def __hash__(self) -> int:
-        return hash((self.cards, self.down))
+        # Piles are immutable, and solvers hash the same pile many times.
+        if self._hash is None:
+            self._hash = hash((self.cards, self.down))
+        return self._hash
 
     def __repr__(self) -> str:
         return f"Pile({[str(c) for c in self.cards]}, down={self.down})"

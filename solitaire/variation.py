@@ -111,6 +111,12 @@ class Variation:
             for name, option in known.items()
         }
 
+    # -- solver hint (not a rule; never graded) -----------------------------
+    def safe_move(self, state: State) -> Move | None:
+        """A move the solver may play without searching alternatives, because it can
+        never make a winnable position unwinnable; None when there is none (the default)."""
+        return None
+
     # -- the rule methods ---------------------------------------------------
     def deal(self, state: State, cards: Sequence[Card]) -> None:
         """Lay out ``cards`` (the whole deck, first card dealt first) on the empty ``state``."""
