@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from .cards import Card
 from .errors import IllegalMove, InvalidNotation
-from .moves import MOVE, Move, card_move
+from .moves import MOVE, Move
 from .piles import FOUNDATION
 from .rng import SplitMix64
 from .state import OptionValue, State
@@ -69,10 +69,23 @@ def _target_ok(
     spec = variation.layout.by_name[target]
     if target == source or not spec.is_target:
         return False
+    return _accepts(variation, state, source, target, spec.kind == FOUNDATION, spec.capacity, cards)
+
+
+def _accepts(
+    variation: Variation,
+    state: State,
+    source: str,
+    target: str,
+    is_foundation: bool,
+    capacity: int | None,
+    cards: tuple[Card, ...],
+) -> bool:
+    """The rule-method dispatch for a target pile: foundation, space or build."""
     pile = state.piles[target]
-    if spec.capacity is not None and len(pile.cards) + len(cards) > spec.capacity:
+    if capacity is not None and len(pile.cards) + len(cards) > capacity:
         return False
-    if spec.kind == FOUNDATION:
+    if is_foundation:
         return variation.foundation_accepts(state, target, cards, source)
     if not pile.cards:
         return variation.space_accepts(state, target, cards, source)
@@ -82,17 +95,17 @@ def _target_ok(
 def card_moves(variation: Variation, state: State) -> list[Move]:
     """Every legal card move (``src[:n]>dst``), in layout order."""
     moves = []
-    names = variation.layout.names
-    targets = [spec.name for spec in variation.layout.piles if spec.is_target]
-    for source in names:
-        pile = state.piles[source]
+    targets = variation.layout.targets
+    for source, pile in state.piles.items():
         for count in range(1, len(pile.cards) - pile.down + 1):
             if not variation.can_pick_up(state, source, count):
                 continue
             cards = pile.cards[len(pile.cards) - count:]
-            for target in targets:
-                if _target_ok(variation, state, source, target, cards):
-                    moves.append(card_move(source, target, count))
+            for target, is_foundation, capacity in targets:
+                if target != source and _accepts(
+                    variation, state, source, target, is_foundation, capacity, cards
+                ):
+                    moves.append(Move(MOVE, (source, target), count))
     return moves
 
 

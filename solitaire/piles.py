@@ -135,6 +135,10 @@ class Layout:
         self.by_name = {spec.name: spec for spec in self.piles}
         if len(self.by_name) != len(self.piles):
             raise ValueError("pile names must be unique")
+        #: (name, is a foundation, capacity) of every pile that receives card moves
+        self.targets: tuple[tuple[str, bool, int | None], ...] = tuple(
+            (spec.name, spec.kind == FOUNDATION, spec.capacity) for spec in self.piles if spec.is_target
+        )
         self._names_by_kind: dict[str, tuple[str, ...]] = {}
         for spec in self.piles:
             self._names_by_kind.setdefault(spec.kind, ())
