@@ -77,7 +77,7 @@ class Scorpion(Variation):
         cards = state[pile].cards[-count:]
         return all(
             upper.suit == lower.suit and upper.rank == lower.rank - 1
-            for lower, upper in zip(cards, cards[1:])
+            for lower, upper in zip(cards, cards[1:], strict=False)
         )
         ### END SOLUTION
 
@@ -142,7 +142,7 @@ class Scorpion(Variation):
                     and run[-1].rank == ACE
                     and all(
                         upper.suit == lower.suit and upper.rank == lower.rank - 1
-                        for lower, upper in zip(run, run[1:])
+                        for lower, upper in zip(run, run[1:], strict=False)
                     )
                 ):
                     empty = next(f for f in self.piles(FOUNDATION) if state.is_empty(f))
