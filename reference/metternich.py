@@ -1,0 +1,199 @@
+"""Metternich (2 packs): found the eight aces and build them up in suit to the kings.
+
+Layout: twelve columns ``t1``..``t12`` of four cards, eight foundations
+``f1``..``f8`` (empty at the start), the stock ``s`` and the waste ``w``. The
+counter ``redeals`` counts the redeals left (1, then 0).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Sequence
+
+from solitaire.cards import ACE, KING, TWO_PACKS, Card
+from solitaire.moves import Move, action, card_move
+from solitaire.piles import FOUNDATION, STOCK, TABLEAU, WASTE, Layout, numbered, single
+from solitaire.state import State
+from solitaire.variation import Option, Variation
+
+COLUMNS = 12
+ROWS = 4
+FOUNDATIONS = 8
+REDEALS = 1
+REDEAL = action("redeal")
+DISCARD = card_move("s", "w")
+
+
+class Metternich(Variation):
+    name = "metternich"
+    title = "Metternich"
+    deck = TWO_PACKS
+    layout = Layout(
+        numbered(TABLEAU, COLUMNS),
+        numbered(FOUNDATION, FOUNDATIONS),
+        single(STOCK),
+        single(WASTE),
+    )
+    options = (
+        Option(
+            "kings_rule",
+            True,
+            "M1: when a king is dealt whose suit matches a king already in the layout, "
+            "it goes to the bottom of the stock and the next card is dealt in its place",
+        ),
+    )
+
+    def deal(self, state: State, cards: Sequence[Card]) -> None:
+        """M1: deal 48 cards face up, row by row, 4 rows of 12: 12 columns of 4.
+
+        The first 12 cards are row 1 (the bottom card of ``t1``..``t12``), the
+        next 12 row 2, and so on. Kings rule (option ``kings_rule``, on by
+        default): a king whose suit matches a king already in the layout goes
+        to the bottom of the stock, and the next undealt card of the deck is
+        dealt in its place, again and again if that is such a king too. (Two
+        packs hold two kings a suit, so at most 4 kings are set aside and they
+        can never come round again during the deal: 48 places take at most 52
+        of the 104 cards.) The cards left over are the stock, face down, the
+        next card of the deck on top and the set-aside kings at the bottom (the
+        last one set aside lowest). The top stock card is face up (general
+        stock-play ruling). One redeal: counter ``redeals`` = 1.
+        """
+        ### BEGIN SOLUTION
+        undealt = deque(cards)
+        columns = self.piles(TABLEAU)
+        kings_in_layout: set[str] = set()
+        for place in range(COLUMNS * ROWS):
+            card = undealt.popleft()
+            while state.option("kings_rule") and card.rank == KING and card.suit in kings_in_layout:
+                undealt.append(card)
+                card = undealt.popleft()
+            if card.rank == KING:
+                kings_in_layout.add(card.suit)
+            state.put(columns[place % COLUMNS], [card])
+        state.put("s", reversed(undealt), face_up=False)
+        state.turn_up("s")
+        state.counters["redeals"] = REDEALS
+        ### END SOLUTION
+
+    def _disabled_columns(self, state: State) -> tuple[str, ...]:
+        """M5: the disabled columns: every column to the right of the leftmost
+        empty column (none while no column is empty)."""
+        ### BEGIN SOLUTION
+        columns = self.piles(TABLEAU)
+        for index, column in enumerate(columns):
+            if state.is_empty(column):
+                return columns[index + 1 :]
+        return ()
+        ### END SOLUTION
+
+    def can_pick_up(self, state: State, pile: str, count: int) -> bool:
+        """M3, M4, M5: which cards may move.
+
+        The top card of the stock and the top card of the waste, alone (M3).
+        From a column: the top card alone or a same-suit descending run at the
+        top of it, each card one rank below the card under it (M4). A disabled
+        column (M5) gives only its top card, one card at a time (it may only go
+        to a foundation). Cards never come back from a foundation.
+        """
+        ### BEGIN SOLUTION
+        kind = self.kind(pile)
+        if kind in (STOCK, WASTE) or pile in self._disabled_columns(state):
+            return count == 1
+        if kind != TABLEAU:
+            return False
+        cards = state[pile].cards[-count:]
+        return all(
+            upper.suit == lower.suit and upper.rank == lower.rank - 1
+            for lower, upper in zip(cards, cards[1:], strict=False)
+        )
+        ### END SOLUTION
+
+    def foundation_accepts(
+        self, state: State, foundation: str, cards: tuple[Card, ...], source: str
+    ) -> bool:
+        """M2: an empty foundation takes an ace (any empty one: foundations have no
+        fixed suit); a foundation builds up in suit to the king, one card at a
+        time. Aces are moved by the player as they become available; nothing
+        goes to a foundation by itself. A disabled column's top card may go
+        to a foundation too (M5).
+        """
+        ### BEGIN SOLUTION
+        if len(cards) != 1:
+            return False
+        top, card = state.top(foundation), cards[0]
+        if top is None:
+            return card.rank == ACE
+        return card.suit == top.suit and card.rank == top.rank + 1
+        ### END SOLUTION
+
+    def tableau_accepts(self, state: State, pile: str, cards: tuple[Card, ...], source: str) -> bool:
+        """M4, M5: columns pack down in suit.
+
+        A card, or a run headed by it, goes onto a column whose top card has the
+        same suit and is one rank higher (M4); from a column, the stock or the
+        waste (M3). A disabled column (M5) accepts nothing and gives nothing to
+        another column.
+        """
+        ### BEGIN SOLUTION
+        disabled = self._disabled_columns(state)
+        top = state.top(pile)
+        return (
+            pile not in disabled
+            and source not in disabled
+            and top is not None
+            and top.suit == cards[0].suit
+            and top.rank == cards[0].rank + 1
+        )
+        ### END SOLUTION
+
+    def space_accepts(self, state: State, pile: str, cards: tuple[Card, ...], source: str) -> bool:
+        """M5: spaces are never filled: an empty column takes no card at all."""
+        ### BEGIN SOLUTION
+        return False
+        ### END SOLUTION
+
+    def special_moves(self, state: State) -> list[Move]:
+        """M3, M6: the actions.
+
+        ``s>w`` (discard the top stock card to the waste) is legal whenever the
+        stock has a card, even when that card could be played (M3). ``redeal``
+        is legal only when the stock is empty and the redeal has not been used
+        (counter ``redeals`` is 1) (M6); an empty waste does not forbid it.
+        """
+        ### BEGIN SOLUTION
+        if not state.is_empty("s"):
+            return [DISCARD]
+        return [REDEAL] if state.counters["redeals"] > 0 else []
+        ### END SOLUTION
+
+    def apply_special(self, state: State, move: Move) -> None:
+        """M3, M6: what the actions do.
+
+        ``s>w`` puts the top stock card face up on the waste. ``redeal`` turns
+        the whole waste over, unshuffled, to become the stock, face down: the
+        first card discarded to the waste (its bottom card) is the next card
+        drawn (the top of the stock). The counter ``redeals`` drops to 0.
+        """
+        ### BEGIN SOLUTION
+        if move == REDEAL:
+            waste = state.take("w", len(state["w"]))
+            state.put("s", reversed(waste), face_up=False)
+            state.counters["redeals"] -= 1
+        else:
+            state.put("w", state.take("s"))
+        ### END SOLUTION
+
+    def after_move(self, state: State, move: Move) -> None:
+        """General stock-play ruling (M3): the top card of the stock is face up
+        (it is the drawn card); after every move it is turned up. Nothing goes
+        to a foundation by itself, and no space is filled (M5).
+        """
+        ### BEGIN SOLUTION
+        state.turn_up("s")
+        ### END SOLUTION
+
+    def is_won(self, state: State) -> bool:
+        """General ruling: the game is won when all 104 cards are on the foundations."""
+        ### BEGIN SOLUTION
+        return sum(len(state[f]) for f in self.piles(FOUNDATION)) == self.deck.size
+        ### END SOLUTION

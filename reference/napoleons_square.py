@@ -1,0 +1,178 @@
+"""Napoleon's Square (2 packs): build the eight aces up in suit to the kings.
+
+Layout: the eight aces on foundations ``f1``..``f8`` in the middle, twelve
+tableau piles ``t1``..``t12`` around them, the stock ``s`` and the waste ``w``.
+The deal comes in four rounds of twelve cards with a pause after each round
+(phase ``pause``, counter ``rounds`` = rounds dealt so far); after the fourth
+round play begins (phase ``play``) and the stock comes into play.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from solitaire.cards import ACE, KING, TWO_PACKS, Card
+from solitaire.moves import Move, action, card_move
+from solitaire.piles import FOUNDATION, STOCK, TABLEAU, WASTE, Layout, numbered, single
+from solitaire.state import State
+from solitaire.variation import Variation
+
+PILES = 12
+FOUNDATIONS = 8
+ROUNDS = 4  # rounds of twelve cards in the deal
+PAUSE = "pause"  # phase between the rounds of the deal
+PLAY = "play"  # phase after the fourth round
+DEAL = action("deal")
+DISCARD = card_move("s", "w")
+
+
+class NapoleonsSquare(Variation):
+    name = "napoleons_square"
+    title = "Napoleon's Square"
+    deck = TWO_PACKS
+    layout = Layout(
+        numbered(TABLEAU, PILES),
+        numbered(FOUNDATION, FOUNDATIONS),
+        single(STOCK),
+        single(WASTE),
+    )
+
+    def deal(self, state: State, cards: Sequence[Card]) -> None:
+        """N1, N2: the deal up to the first pause.
+
+        The 8 aces go to foundations ``f1``..``f8`` in the order they appear in
+        the deck (N1). The other 96 cards, in deck order, are the stock: face
+        down, the next card to deal on top. The first round is dealt at once:
+        the first 12 of those cards face up, one to each of ``t1``..``t12``.
+        The game starts in the pause after round 1 (N2): phase ``pause``,
+        counter ``rounds`` = 1. The stock is not in play, so no card of it is
+        face up.
+        """
+        ### BEGIN SOLUTION
+        aces = [card for card in cards if card.rank == ACE]
+        others = [card for card in cards if card.rank != ACE]
+        for foundation, ace in zip(self.piles(FOUNDATION), aces, strict=True):
+            state.put(foundation, [ace])
+        for pile, card in zip(self.piles(TABLEAU), others[:PILES], strict=True):
+            state.put(pile, [card])
+        state.put("s", reversed(others[PILES:]), face_up=False)
+        state.phase = PAUSE
+        state.counters["rounds"] = 1
+        ### END SOLUTION
+
+    def can_pick_up(self, state: State, pile: str, count: int) -> bool:
+        """N3, N4, N5, general rulings: only one card moves at a time, the top card.
+
+        The top card of a tableau pile and the top card of the waste may always
+        be played (N4, N5). The top card of the stock may be played only once
+        play has begun (phase ``play``): during the pauses of the deal the
+        stock is not in play (N2, N3). Cards never come back from a foundation.
+        """
+        ### BEGIN SOLUTION
+        kind = self.kind(pile)
+        if count != 1 or kind == FOUNDATION:
+            return False
+        if kind == STOCK:
+            return state.phase == PLAY
+        return kind in (TABLEAU, WASTE)
+        ### END SOLUTION
+
+    def foundation_accepts(
+        self, state: State, foundation: str, cards: tuple[Card, ...], source: str
+    ) -> bool:
+        """N5: foundations build up in suit from ace to king, one card at a time.
+
+        A card goes onto a foundation whose top card has the same suit and is
+        one rank lower. (An empty foundation would take an ace, as the general
+        rulings say; in this game the aces are placed by the deal.)
+        """
+        ### BEGIN SOLUTION
+        if len(cards) != 1:
+            return False
+        top, card = state.top(foundation), cards[0]
+        if top is None:
+            return card.rank == ACE
+        return card.suit == top.suit and card.rank == top.rank + 1
+        ### END SOLUTION
+
+    def tableau_accepts(self, state: State, pile: str, cards: tuple[Card, ...], source: str) -> bool:
+        """N5: the tableau packs down in suit, one card at a time.
+
+        A single card goes onto a tableau pile whose top card has the same suit
+        and is one rank higher (a 7 of hearts onto the 8 of hearts). This holds
+        during the pauses of the deal too (N2), for tableau cards.
+        """
+        ### BEGIN SOLUTION
+        top = state.top(pile)
+        return (
+            len(cards) == 1
+            and top is not None
+            and top.suit == cards[0].suit
+            and top.rank == cards[0].rank + 1
+        )
+        ### END SOLUTION
+
+    def space_accepts(self, state: State, pile: str, cards: tuple[Card, ...], source: str) -> bool:
+        """N6, N2: what fills an empty tableau pile (a space).
+
+        Only once play has begun: during the pauses of the deal a space may not
+        be filled (N2). Then a space takes one card: the top card of the stock,
+        the top card of the waste, or a king that is the top card of a tableau
+        pile; nothing else (N6). A space is never filled by itself.
+        """
+        ### BEGIN SOLUTION
+        if state.phase != PLAY or len(cards) != 1:
+            return False
+        kind = self.kind(source)
+        return kind in (STOCK, WASTE) or (kind == TABLEAU and cards[0].rank == KING)
+        ### END SOLUTION
+
+    def special_moves(self, state: State) -> list[Move]:
+        """N2, N3, N7: the actions.
+
+        During a pause (N2) the only action is ``deal``, the next round. Once
+        play has begun ``deal`` is no longer legal; ``s>w`` (discard the top
+        stock card to the waste) is legal whenever the stock has a card, even
+        when that card could be played (N3). There is no redeal (N7).
+        """
+        ### BEGIN SOLUTION
+        if state.phase == PAUSE:
+            return [DEAL]
+        return [DISCARD] if not state.is_empty("s") else []
+        ### END SOLUTION
+
+    def apply_special(self, state: State, move: Move) -> None:
+        """N2, N3: what the actions do.
+
+        ``deal`` deals the next round: the next 12 stock cards face up, one to
+        each of ``t1``..``t12`` in order, an empty pile too; the counter
+        ``rounds`` goes up by one, and after the 4th round play begins (phase
+        ``play``). ``s>w`` puts the top stock card face up on the waste.
+        """
+        ### BEGIN SOLUTION
+        if move == DEAL:
+            for pile in self.piles(TABLEAU):
+                state.put(pile, state.take("s"))
+            state.counters["rounds"] += 1
+            if state.counters["rounds"] == ROUNDS:
+                state.phase = PLAY
+        else:
+            state.put("w", state.take("s"))
+        ### END SOLUTION
+
+    def after_move(self, state: State, move: Move) -> None:
+        """N3 and the general stock-play ruling: once play has begun, the top
+        card of the stock is face up (it is the drawn card), so after every
+        move, the 4th round of the deal included, it is turned up. During the
+        pauses the stock stays face down. Nothing goes to a foundation by itself.
+        """
+        ### BEGIN SOLUTION
+        if state.phase == PLAY:
+            state.turn_up("s")
+        ### END SOLUTION
+
+    def is_won(self, state: State) -> bool:
+        """General ruling: the game is won when all 104 cards are on the foundations."""
+        ### BEGIN SOLUTION
+        return sum(len(state[f]) for f in self.piles(FOUNDATION)) == self.deck.size
+        ### END SOLUTION
