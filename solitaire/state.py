@@ -130,9 +130,10 @@ class State:
     def turn_up(self, name: str) -> bool:
         """Turn the top card of ``name`` face up if it is face down; True if it turned."""
         pile = self.piles[name]
-        turned = pile.turned_up()
-        self.piles[name] = turned
-        return turned is not pile
+        if pile.down < len(pile.cards) or not pile.cards:
+            return False  # top already face up, or nothing to turn
+        self.piles[name] = pile.turned_up()
+        return True
 
     def set_pile(self, name: str, pile: Pile) -> None:
         self.piles[name] = pile

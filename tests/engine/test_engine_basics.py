@@ -3,8 +3,17 @@
 import pytest
 
 from solitaire import (
-    Card, IllegalMove, InvalidNotation, Pile, State, apply, card_move, format_state,
-    parse_card, parse_move, parse_state,
+    Card,
+    IllegalMove,
+    InvalidNotation,
+    Pile,
+    State,
+    apply,
+    card_move,
+    format_state,
+    parse_card,
+    parse_move,
+    parse_state,
 )
 from solitaire.rng import SplitMix64
 from solitaire.state import parse_pile
