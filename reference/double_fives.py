@@ -28,6 +28,7 @@ from solitaire.piles import (
     numbered,
     single,
 )
+from solitaire.solver import safe_foundation_move
 from solitaire.state import State
 from solitaire.variation import Variation
 
@@ -194,3 +195,12 @@ class DoubleFives(Variation):
         ### BEGIN SOLUTION
         return all(len(state[f]) == SUIT_LENGTH for f in self.piles(FOUNDATION))
         ### END SOLUTION
+
+    def safe_move(self, state: State) -> Move | None:
+        """Solver hint, not a rule (never graded): a card the solver may put on a
+        foundation without trying alternatives, found with the rule methods above by
+        :func:`solitaire.solver.safe_foundation_move`: no card that could still be
+        packed onto it is off the foundations, its twin (two packs) keeps a foundation
+        to go to, and the move has no effect beyond the card itself.
+        """
+        return safe_foundation_move(self, state)

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from solitaire.cards import ACE, KING, TWO_PACKS, Card
 from solitaire.moves import Move, action, card_move
 from solitaire.piles import FOUNDATION, STOCK, TABLEAU, WASTE, Layout, numbered, single
+from solitaire.solver import safe_foundation_move
 from solitaire.state import State
 from solitaire.variation import Variation
 
@@ -176,3 +177,12 @@ class NapoleonsSquare(Variation):
         ### BEGIN SOLUTION
         return sum(len(state[f]) for f in self.piles(FOUNDATION)) == self.deck.size
         ### END SOLUTION
+
+    def safe_move(self, state: State) -> Move | None:
+        """Solver hint, not a rule (never graded): a card the solver may put on a
+        foundation without trying alternatives, found with the rule methods above by
+        :func:`solitaire.solver.safe_foundation_move`: no card that could still be
+        packed onto it is off the foundations, its twin (two packs) keeps a foundation
+        to go to, and the move has no effect beyond the card itself.
+        """
+        return safe_foundation_move(self, state)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from solitaire.cards import ACE, KING, ONE_PACK, Card
-from solitaire.moves import Move, action
+from solitaire.moves import Move, action, card_move
 from solitaire.piles import FOUNDATION, RESERVE, TABLEAU, Layout, numbered, single
 from solitaire.state import State
 from solitaire.variation import Option, Variation
@@ -155,3 +155,36 @@ class Scorpion(Variation):
         ### BEGIN SOLUTION
         return all(len(state[f]) == SUIT_LENGTH for f in self.piles(FOUNDATION))
         ### END SOLUTION
+
+    def safe_move(self, state: State) -> Move | None:
+        """Solver hint, not a rule (never graded): a packing move the solver may play
+        without trying alternatives, found with the rule methods above.
+
+        Cards packed onto the top card T of another column are safe to move there
+        now, once the reserve has been dealt (or when neither column is among
+        t1..t3, where the deal lands, S5). With one pack, the one card C that
+        may ever go onto T (S2) can go nowhere else (a space takes only a king,
+        S4, and C lies below T in rank), so every winning line puts C, with the
+        cards then above it, onto T; having them there early loses nothing: a
+        later move of T or of a card under T carries them along (S3), and a
+        card packed onto them is packed onto the same top card.
+        """
+        columns = self.piles(TABLEAU)
+        fixed = columns[:RESERVE_SIZE] if not state.is_empty("r") else ()
+        for source in columns:
+            pile = state[source]
+            if source in fixed:
+                continue
+            for count in range(1, len(pile.cards) - pile.down + 1):
+                if not self.can_pick_up(state, source, count):
+                    continue
+                cards = pile.cards[-count:]
+                for target in columns:
+                    if (
+                        target != source
+                        and target not in fixed
+                        and not state.is_empty(target)
+                        and self.tableau_accepts(state, target, cards, source)
+                    ):
+                        return card_move(source, target, count)
+        return None

@@ -97,7 +97,7 @@ def add_command(
     epilog = "examples:\n" + "\n".join(f"  {example}" for example in examples) if examples else None
     parser: argparse.ArgumentParser = subparsers.add_parser(
         name,
-        help=summary,
+        help=summary.replace("%", "%%"),  # argparse %-formats help strings
         description=description or summary,
         epilog=epilog,
         formatter_class=argparse.RawDescriptionHelpFormatter,

@@ -1,25 +1,48 @@
-"""A generic solver: depth-first search over the engine's legal moves.
+"""A generic solver: two complete searches over the engine's legal moves, run side by side.
 
-It knows no game. It searches depth first, never visiting a state twice (a
-transposition table on :meth:`State.key`), tries moves in a generic order
-(onto foundations first, then moves that expose or empty a pile, then the
-rest, actions last) and plays a variation's :meth:`~Variation.safe_move`
-without alternatives when the variation offers one. It stops at a node budget.
+It knows no game. From a position it runs, one expansion (one generation of
+legal moves) at a time in turn:
 
-Its answer is honest: ``won`` with the move list, ``lost`` when every
-reachable state was visited without a win (a proof), ``undecided`` when the
-budget ran out first.
+* a **depth-first** search that tries moves in a generic order (onto a
+  foundation first; then moves that turn up a card or empty a pile; then cards
+  from piles that are not tableau piles, such as the stock, the waste or a cell;
+  then moves whose source's new top card can go to a foundation; then actions
+  such as ``s>w`` or ``deal``; then other moves, and moves into an empty pile
+  last);
+* a **best-first** search that always expands the most promising state seen:
+  most cards on the foundations, then the fewest cards lying above the cards
+  the foundations take next, and face down.
+
+Both keep a table of the states they have expanded (a transposition table on
+:func:`state_key`) and never expand a state twice, and both play a variation's
+:meth:`~Variation.safe_move` without alternatives when it offers one. The first
+search to finish decides; the budget bounds the expansions of both together.
+
+The answer is honest: ``won`` with the move list (replayable with
+:func:`solitaire.engine.apply`), ``lost`` when a search expanded every state it
+could reach without a win (a proof: safe moves never turn a winnable position
+into a lost one), ``undecided`` when the budget ran out first.
+
+One assumption beyond the engine's contract, true of every approved variation
+(general rulings: foundations have no fixed suit; B4: free cells are alike):
+which foundation, or which free cell, holds a pile does not matter, so two
+states that differ only by the order of their foundations (or of their cells)
+are the same position to the solver. ``solve(..., symmetric=False)`` drops it.
 """
 
 from __future__ import annotations
 
+import heapq
 import time
-from collections.abc import Iterator
+from collections import Counter
+from collections.abc import Callable, Generator, Hashable, Iterable
 from dataclasses import dataclass, field
+from itertools import count
 
-from .engine import apply_unchecked, is_action, legal_moves
-from .moves import Move
-from .piles import FOUNDATION
+from .cards import Card
+from .engine import apply_unchecked, check_move, is_action, legal_moves
+from .moves import Move, card_move
+from .piles import CELL, FOUNDATION, STOCK, TABLEAU, Pile
 from .state import State
 from .variation import Variation
 
@@ -29,7 +52,7 @@ WON, LOST, UNDECIDED = "won", "lost", "undecided"
 @dataclass
 class Solution:
     """The solver's answer: ``outcome`` (won, lost, undecided), the winning
-    ``moves`` when won, the number of distinct states visited and the time taken."""
+    ``moves`` when won, the number of states expanded and the time taken."""
 
     outcome: str
     moves: list[Move] = field(default_factory=list)
@@ -37,39 +60,87 @@ class Solution:
     seconds: float = 0.0
 
 
-def _move_rank(variation: Variation, state: State, move: Move) -> int:
+# -- the position key ----------------------------------------------------------------
+Key = Callable[[State], Hashable]
+
+
+def _pile_order(pile: Pile) -> tuple[int, tuple[Card, ...], int]:
+    return (len(pile.cards), pile.cards, pile.down)
+
+
+def state_key(variation: Variation, symmetric: bool = True) -> Key:
+    """A function giving each state a hashable key, equal for states that are the same
+    position: with ``symmetric``, the foundations (and the cells) taken in any order."""
+    names = variation.layout.names
+    groups = [
+        tuple(index for index, name in enumerate(names) if variation.layout.by_name[name].kind == kind)
+        for kind in ((FOUNDATION, CELL) if symmetric else ())
+    ]
+    groups = [group for group in groups if len(group) > 1]
+    if not groups:
+        return State.key
+    grouped = {index for group in groups for index in group}
+    ungrouped = tuple(index for index in range(len(names)) if index not in grouped)
+
+    def key(state: State) -> Hashable:
+        piles = tuple(state.piles.values())
+        return (
+            state.phase,
+            tuple(sorted(state.counters.items())),
+            tuple(piles[index] for index in ungrouped),
+            tuple(tuple(sorted((piles[index] for index in group), key=_pile_order)) for group in groups),
+        )
+
+    return key
+
+
+# -- move order ----------------------------------------------------------------------
+def _target_foundations(variation: Variation) -> tuple[str, ...]:
+    """The foundations that take card moves (Scorpion's only receive removed suits)."""
+    return tuple(name for name in variation.piles(FOUNDATION) if variation.layout.by_name[name].is_target)
+
+
+def _move_rank(variation: Variation, state: State, move: Move, foundations: tuple[str, ...]) -> int:
     if is_action(variation, move):
         return 4
-    if variation.layout.by_name[move.target].kind == FOUNDATION:
+    by_name = variation.layout.by_name
+    if by_name[move.target].kind == FOUNDATION:
         return 0
     source = state.piles[move.source]
-    if source.down == len(source.cards) - move.count:
-        return 1  # empties the source or uncovers a face-down card
-    return 3 if not state.piles[move.target].cards else 2
+    left = len(source.cards) - move.count
+    if source.down == left:
+        return 1  # turns up a face-down card, or empties the source
+    if by_name[move.source].kind != TABLEAU:
+        return 2
+    uncovered = source.cards[left - 1]
+    if any(variation.foundation_accepts(state, f, (uncovered,), move.source) for f in foundations):
+        return 3
+    return 6 if not state.piles[move.target].cards else 5
 
 
 def ordered_moves(variation: Variation, state: State) -> list[Move]:
-    """The legal moves of ``state`` in the order the solver tries them."""
+    """The moves of ``state`` in the order the depth-first search tries them: the
+    variation's safe move alone when there is one, else every legal move, ranked."""
     safe = variation.safe_move(state)
     if safe is not None:
         return [safe]
+    foundations = _target_foundations(variation)
     moves = legal_moves(variation, state)
-    return sorted(moves, key=lambda m: _move_rank(variation, state, m))
+    ranks = [_move_rank(variation, state, move, foundations) for move in moves]
+    return [move for _, _, move in sorted(zip(ranks, range(len(moves)), moves, strict=True))]
 
 
-def solve(variation: Variation, state: State, budget: int = 100_000) -> Solution:
-    """Search from ``state`` for a win, visiting at most ``budget`` distinct states."""
-    started = time.perf_counter()
+# -- the two searches ----------------------------------------------------------------
+# A search is a generator: it yields once per expansion and returns (outcome, moves).
+Search = Generator[None, None, tuple[str, list[Move]]]
 
-    def answer(outcome: str, moves: list[Move], nodes: int) -> Solution:
-        return Solution(outcome, moves, nodes, time.perf_counter() - started)
 
-    if variation.is_won(state):
-        return answer(WON, [], 1)
-    seen = {state.key()}
+def depth_first(variation: Variation, state: State, key: Key) -> Search:
+    """Depth-first search in the order of :func:`ordered_moves`."""
+    expanded = {key(state)}
     path: list[Move] = []
-    stack: list[tuple[State, Iterator[Move]]] = [(state, iter(ordered_moves(variation, state)))]
-    nodes = 1
+    stack = [(state, iter(ordered_moves(variation, state)))]
+    yield
     while stack:
         current, moves = stack[-1]
         move = next(moves, None)
@@ -79,15 +150,237 @@ def solve(variation: Variation, state: State, budget: int = 100_000) -> Solution
                 path.pop()
             continue
         child = apply_unchecked(variation, current, move)
-        key = child.key()
-        if key in seen:
+        child_key = key(child)
+        if child_key in expanded:
             continue
-        seen.add(key)
-        nodes += 1
+        expanded.add(child_key)
         path.append(move)
         if variation.is_won(child):
-            return answer(WON, path, nodes)
-        if nodes >= budget:
-            return answer(UNDECIDED, [], nodes)
+            return WON, path
         stack.append((child, iter(ordered_moves(variation, child))))
-    return answer(LOST, [], nodes)
+        yield
+    return LOST, []
+
+
+class _Promise:
+    """The generic estimate of how promising a state is (lower is better): the cards
+    not on the foundations, weighted, plus, for each card a foundation takes next
+    (asked of ``foundation_accepts``), how many cards lie on it (at most 8, none in
+    the stock, whose next card is always coming), plus the face-down cards."""
+
+    FOUNDATION_WEIGHT = 10
+    MAX_DEPTH = 8
+
+    def __init__(self, variation: Variation) -> None:
+        self.variation = variation
+        self.foundations = variation.piles(FOUNDATION)
+        self.targets = _target_foundations(variation)
+        self.others = tuple(
+            (name, variation.layout.by_name[name].kind == STOCK)
+            for name in variation.layout.names
+            if name not in self.foundations
+        )
+        self.cards = sorted(set(variation.deck.pack()))
+        self.source = self.others[0][0] if self.others else ""
+        self.next_cards: dict[tuple[Card | None, int], frozenset[Card]] = {}
+        self.wanted: dict[tuple[Pile, ...], frozenset[Card]] = {}
+        self.depths: dict[tuple[Pile, frozenset[Card]], int] = {}
+
+    def _taken_next(self, state: State, foundation: str) -> frozenset[Card]:
+        # a heuristic only: it assumes what a foundation takes depends on its top and size
+        pile = state.piles[foundation]
+        memo = (pile.top, len(pile.cards))
+        cards = self.next_cards.get(memo)
+        if cards is None:
+            accepts = self.variation.foundation_accepts
+            cards = frozenset(c for c in self.cards if accepts(state, foundation, (c,), self.source))
+            self.next_cards[memo] = cards
+        return cards
+
+    def _wanted(self, state: State) -> frozenset[Card]:
+        piles = tuple(state.piles[f] for f in self.targets)
+        wanted = self.wanted.get(piles)
+        if wanted is None:
+            wanted = frozenset().union(*(self._taken_next(state, f) for f in self.targets))
+            self.wanted[piles] = wanted
+        return wanted
+
+    def _depths(self, pile: Pile, wanted: frozenset[Card]) -> int:
+        memo = (pile, wanted)
+        depths = self.depths.get(memo)
+        if depths is None:
+            top = len(pile.cards) - 1
+            depths = pile.down + sum(
+                min(top - index, self.MAX_DEPTH) for index, card in enumerate(pile.cards) if card in wanted
+            )
+            self.depths[memo] = depths
+        return depths
+
+    def __call__(self, state: State) -> int:
+        piles = state.piles
+        score = -self.FOUNDATION_WEIGHT * sum(len(piles[f].cards) for f in self.foundations)
+        wanted = self._wanted(state)
+        for name, is_stock in self.others:
+            score += piles[name].down if is_stock else self._depths(piles[name], wanted)
+        return score
+
+
+def best_first(variation: Variation, state: State, key: Key) -> Search:
+    """Best-first search on :class:`_Promise`, ties in the order the states were reached.
+
+    The open list holds (promise, tick, parent, move, path): a child state is made
+    again when it is taken out, so only expanded states stay in memory.
+    """
+    promise = _Promise(variation)
+    expanded: set[Hashable] = set()
+    tick = count()
+    frontier: list[tuple[int, int, State, Move | None, object]] = [
+        (promise(state), next(tick), state, None, None)
+    ]
+    while frontier:
+        _, _, parent, move, path = heapq.heappop(frontier)
+        current = parent if move is None else apply_unchecked(variation, parent, move)
+        current_key = key(current)
+        if current_key in expanded:
+            continue
+        expanded.add(current_key)
+        safe = variation.safe_move(current)
+        moves = [safe] if safe is not None else legal_moves(variation, current)
+        yield
+        for child_move in moves:
+            child = apply_unchecked(variation, current, child_move)
+            if key(child) in expanded:
+                continue
+            child_path: object = (child_move, path)
+            if variation.is_won(child):
+                return WON, _unwind(child_path)
+            heapq.heappush(frontier, (promise(child), next(tick), current, child_move, child_path))
+    return LOST, []
+
+
+def _unwind(path: object) -> list[Move]:
+    moves: list[Move] = []
+    while path is not None:
+        step: tuple[Move, object] = path  # type: ignore[assignment]
+        moves.append(step[0])
+        path = step[1]
+    moves.reverse()
+    return moves
+
+
+def solve(variation: Variation, state: State, budget: int = 100_000, symmetric: bool = True) -> Solution:
+    """Search from ``state`` for a win, expanding at most ``budget`` states in all."""
+    started = time.perf_counter()
+    if variation.is_won(state):
+        return Solution(WON, [], 0, time.perf_counter() - started)
+    key = state_key(variation, symmetric)
+    searches = [depth_first(variation, state, key), best_first(variation, state, key)]
+    nodes = 0
+    while True:
+        for search in searches:
+            try:
+                next(search)
+            except StopIteration as finished:
+                outcome, moves = finished.value
+                return Solution(outcome, moves, nodes, time.perf_counter() - started)
+            nodes += 1
+            if nodes >= budget:
+                return Solution(UNDECIDED, [], nodes, time.perf_counter() - started)
+
+
+# -- a helper for Variation.safe_move ------------------------------------------------
+_PACKABLE: dict[tuple[object, ...], dict[Card, frozenset[Card]]] = {}
+
+
+def packing_table(variation: Variation, state: State) -> dict[Card, frozenset[Card]]:
+    """The memo of :func:`packable_onto` for the variation and options of ``state``."""
+    return _PACKABLE.setdefault((type(variation), tuple(sorted(state.options.items()))), {})
+
+
+def packable_onto(variation: Variation, state: State, card: Card) -> frozenset[Card]:
+    """The cards that the variation's ``tableau_accepts`` lets go onto ``card``.
+
+    Asked once per card (and per variation and options) on a probe: ``state``
+    with ``card`` put on top of the first tableau pile, each card of the deck
+    offered from every pile that is not a foundation. It assumes what holds in
+    the approved variations: whether a card may be packed onto another depends
+    on the two cards and the options; the rest of the state may only forbid it
+    for a while (a protected or disabled pile).
+    """
+    table = packing_table(variation, state)
+    found = table.get(card)
+    if found is None:
+        pile = variation.piles(TABLEAU)[0]
+        probe = state.copy()
+        probe.put(pile, [card])
+        sources = [
+            name for name in variation.layout.names if name != pile and variation.kind(name) != FOUNDATION
+        ]
+        found = frozenset(
+            other
+            for other in set(variation.deck.pack())
+            if any(variation.tableau_accepts(probe, pile, (other,), source) for source in sources)
+        )
+        table[card] = found
+    return found
+
+
+def safe_foundation_move(
+    variation: Variation, state: State, sources: Iterable[str] | None = None
+) -> Move | None:
+    """A move of an available card to a foundation that can never turn a winnable
+    position into a lost one, or None. A helper for :meth:`Variation.safe_move`.
+
+    A card X may go when, by the variation's own rule methods,
+
+    * no card that could be packed onto X (:func:`packable_onto`) is still
+      outside the foundations, so no later move needs X as a base;
+    * every other copy of X outside the foundations still fits a foundation
+      after the move (two packs: the move does not take the place its twin needs);
+    * the move has no effect beyond the card itself: the state after it is the
+      card moved and the source's new top card turned up (no refill, no deal).
+
+    Then every winning line from the position also wins after the move, with
+    the moves of X left out (foundations have no fixed suit, so which one X went
+    to does not matter). Cards come from ``sources`` (default: every pile that
+    is not a foundation), so a variation can leave out the piles whose emptying
+    matters to its rules.
+    """
+    foundations = _target_foundations(variation)
+    if sources is None:
+        sources = [name for name in variation.layout.names if variation.kind(name) != FOUNDATION]
+    on_foundations = Counter(c for f in variation.piles(FOUNDATION) for c in state.piles[f].cards)
+    copies = variation.deck.packs
+    table = packing_table(variation, state)
+    for source in sources:
+        pile = state.piles[source]
+        if not pile.top_is_face_up:
+            continue
+        card = pile.cards[-1]
+        packable = table.get(card)
+        if packable is None:
+            packable = packable_onto(variation, state, card)
+        if any(on_foundations[other] < copies for other in packable):
+            continue
+        if not variation.can_pick_up(state, source, 1):
+            continue
+        target = next(
+            (f for f in foundations if variation.foundation_accepts(state, f, (card,), source)), None
+        )
+        if target is None:
+            continue
+        move = card_move(source, target)
+        if check_move(variation, state, move) is not None:
+            continue
+        after = apply_unchecked(variation, state, move)
+        plain = state.copy()
+        plain.put(target, plain.take(source))
+        plain.turn_up(source)
+        if after != plain:
+            continue
+        if on_foundations[card] + 1 < copies and not any(
+            variation.foundation_accepts(after, f, (card,), source) for f in foundations
+        ):
+            continue
+        return move
+    return None

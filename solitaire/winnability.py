@@ -8,8 +8,8 @@ interval covers what the budget could not decide.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 
 from . import catalog
@@ -88,25 +88,26 @@ def run(
     first: int = 1,
     progress: Callable[[int, str], None] | None = None,
 ) -> Tally:
-    """Solve deals ``first``..``first+deals-1``; ``progress(seed, outcome)`` after each."""
+    """Solve deals ``first``..``first+deals-1``; ``progress(seed, outcome)`` after each,
+    in the order they finish (with ``jobs`` > 1, several processes solve at once)."""
     variation = catalog.load(name)
     resolved = variation.resolve_options(dict(options or {}))
     work = [(name, resolved, seed, budget) for seed in range(first, first + deals)]
     tally = Tally()
-    results: Iterator[tuple[int, str, int, float]]
+
+    def record(result: tuple[int, str, int, float]) -> None:
+        seed, outcome, nodes, seconds = result
+        tally.add(seed, outcome, nodes, seconds)
+        if progress:
+            progress(seed, outcome)
+
     if jobs > 1:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
-            results = pool.map(solve_deal, work, chunksize=1)
-            for seed, outcome, nodes, seconds in results:
-                tally.add(seed, outcome, nodes, seconds)
-                if progress:
-                    progress(seed, outcome)
+            for future in as_completed([pool.submit(solve_deal, job) for job in work]):
+                record(future.result())
     else:
         for job in work:
-            seed, outcome, nodes, seconds = solve_deal(job)
-            tally.add(seed, outcome, nodes, seconds)
-            if progress:
-                progress(seed, outcome)
+            record(solve_deal(job))
     return tally
 
 

@@ -16,7 +16,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from solitaire.cards import ONE_PACK, Card, next_rank, ranks_adjacent
+from solitaire.moves import Move
 from solitaire.piles import CELL, FOUNDATION, TABLEAU, Layout, numbered
+from solitaire.solver import safe_foundation_move
 from solitaire.state import State
 from solitaire.variation import Option, Variation
 
@@ -99,3 +101,12 @@ class Bismarck(Variation):
         """Won when all 52 cards lie on the foundations, 13 on each (general ruling)."""
         # YOUR CODE HERE
         raise NotImplementedError()
+
+    def safe_move(self, state: State) -> Move | None:
+        """Solver hint, not a rule (never graded): a card the solver may put on a
+        foundation without trying alternatives, found with the rule methods above by
+        :func:`solitaire.solver.safe_foundation_move`: no card that could still be
+        packed onto it is off the foundations, its twin (two packs) keeps a foundation
+        to go to, and the move has no effect beyond the card itself.
+        """
+        return safe_foundation_move(self, state)

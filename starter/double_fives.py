@@ -31,6 +31,7 @@ from solitaire.piles import (
     numbered,
     single,
 )
+from solitaire.solver import safe_foundation_move
 from solitaire.state import State
 from solitaire.variation import Variation
 
@@ -146,3 +147,12 @@ class DoubleFives(Variation):
         """The game is won when all 104 cards are on the foundations, 13 on each."""
         # YOUR CODE HERE
         raise NotImplementedError()
+
+    def safe_move(self, state: State) -> Move | None:
+        """Solver hint, not a rule (never graded): a card the solver may put on a
+        foundation without trying alternatives, found with the rule methods above by
+        :func:`solitaire.solver.safe_foundation_move`: no card that could still be
+        packed onto it is off the foundations, its twin (two packs) keeps a foundation
+        to go to, and the move has no effect beyond the card itself.
+        """
+        return safe_foundation_move(self, state)

@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from solitaire.cards import ACE, TWO_PACKS, Card
 from solitaire.moves import Move, card_move
 from solitaire.piles import FOUNDATION, STOCK, TABLEAU, WASTE, Layout, numbered, single
+from solitaire.solver import safe_foundation_move
 from solitaire.state import State
 from solitaire.variation import Option, Variation
 
@@ -153,3 +154,14 @@ class Indian(Variation):
         """The game is won when all 104 cards are on the foundations, 13 on each."""
         # YOUR CODE HERE
         raise NotImplementedError()
+
+    def safe_move(self, state: State) -> Move | None:
+        """Solver hint, not a rule (never graded): a card the solver may put on a
+        foundation without trying alternatives, found with the rule methods above by
+        :func:`solitaire.solver.safe_foundation_move`: no card that could still be
+        packed onto it is off the foundations, its twin keeps a foundation to go to,
+        and the move has no effect beyond the card itself. So a move that empties a
+        column while the stock has cards is never safe: the refill it sets off (I6)
+        takes the stock's cards of that moment.
+        """
+        return safe_foundation_move(self, state)

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from solitaire.cards import ACE, KING, TWO_PACKS, Card
 from solitaire.moves import Move, action, card_move
 from solitaire.piles import FOUNDATION, STOCK, TABLEAU, WASTE, Layout, numbered, single
+from solitaire.solver import safe_foundation_move
 from solitaire.state import State
 from solitaire.variation import Option, Variation
 
@@ -144,3 +145,21 @@ class Metternich(Variation):
         """General ruling: the game is won when all 104 cards are on the foundations."""
         # YOUR CODE HERE
         raise NotImplementedError()
+
+    def safe_move(self, state: State) -> Move | None:
+        """Solver hint, not a rule (never graded): a card the solver may put on a
+        foundation without trying alternatives, found with the rule methods above by
+        :func:`solitaire.solver.safe_foundation_move`: no card that could still be
+        packed onto it is off the foundations, its twin keeps a foundation to go to,
+        and the move has no effect beyond the card itself. The last card of a column
+        that is not disabled is left out: emptying that column would disable the
+        columns to its right (M5).
+        """
+        disabled = self._disabled_columns(state)
+        sources = [
+            name
+            for name in self.layout.names
+            if self.kind(name) != FOUNDATION
+            and not (self.kind(name) == TABLEAU and len(state[name]) == 1 and name not in disabled)
+        ]
+        return safe_foundation_move(self, state, sources)

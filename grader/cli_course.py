@@ -1,0 +1,248 @@
+"""The ``solitaire course`` and ``solitaire demo`` commands (entry point ``solitaire.commands``).
+
+::
+
+    solitaire course init DIR [--id ID] [--deadline ISO] ...   a new course directory
+    solitaire course assign [DIR]                             a variation per student
+    solitaire course publish [DIR]                            one repo per student
+    solitaire course collect [DIR]                            the submissions at the deadline
+    solitaire course grade [DIR] [--jobs N] [--regrade]       grade the class
+    solitaire course export [DIR] [--out CSV] [--gradescope ZIP]
+    solitaire demo [--dir DIR] [--students N]                 all of it on a simulated class
+
+Exit status: 0 when everything went through; 1 when the step was carried out
+but some students or lines need attention (each named in a message); 2 for a
+mistake that stops the step (a bad course file, a malformed roster ...).
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from solitaire import cli
+
+ATTENTION = 1
+
+
+def register(subparsers: Any) -> None:
+    """Add ``course`` (with its steps) and ``demo`` to the ``solitaire`` parser."""
+    group = cli.add_command(
+        subparsers, "course", "run a course: assign, publish, collect, grade, export",
+        "The instructor's workflow on local defaults (bare git repos on disk, a SQLite\n"
+        "gradebook). Each step reads and writes the course directory (default: the\n"
+        "current one). docs/instructor-guide.md walks through a whole term.",
+        ["solitaire course init sol101 --deadline 2025-03-14T23:59:00+01:00",
+         "cd sol101 && solitaire course assign && solitaire course publish",
+         "solitaire course collect && solitaire course grade --jobs 2 && solitaire course export"],
+    )
+    steps = group.add_subparsers(title="course steps", metavar="STEP")
+    group.set_defaults(func=lambda args: _usage(group))
+
+    p = cli.add_command(
+        steps, "init", "create a course directory (course.toml, example roster)",
+        "Write DIR/course.toml (course id, assignment, approved variations, seed, deadline\n"
+        "with time zone, late policy, remote URL template, gradebook URL), an example\n"
+        "DIR/roster.csv and an empty DIR/approvals.csv. Edit them, then run assign.",
+        ["solitaire course init sol101",
+         "solitaire course init sol101 --deadline 2025-03-14T23:59:00+01:00 --seed 7"],
+    )
+    p.add_argument("directory", metavar="DIR", help="the course directory to create")
+    p.add_argument("--id", default="solitaire-lab", help="course id (default: solitaire-lab)")
+    p.add_argument("--assignment", default="solitaire", help="assignment name (default: solitaire)")
+    p.add_argument("--seed", type=int, default=2025, help="seed of the random assignment (default: 2025)")
+    p.add_argument("--deadline", help="ISO date-time with time zone, e.g. 2025-03-14T23:59:00+01:00")
+    p.add_argument("--variations", help="comma-separated approved variations (default: the catalog's)")
+    p.add_argument("--remote", default=None,
+                   help="remote URL template with {student} (default: a local bare repo per student)")
+    p.set_defaults(func=run_init)
+
+    p = _step(steps, "assign", "give each student of the roster a variation",
+              "Read roster.csv (id,name,email) and approvals.csv (id,variation); write\n"
+              "assignments.csv. Balanced and reproducible from the seed; students already\n"
+              "assigned keep their variation, new students fill the least-used ones.",
+              ["solitaire course assign", "solitaire course assign sol101"])
+    p.set_defaults(func=run_assign)
+
+    p = _step(steps, "publish", "create and push one repo per assigned student",
+              "Generate each student's repo from the starter of their variation, commit it\n"
+              "and push it to the student's remote (a local bare repo is created when the\n"
+              "template is local). Students already published are skipped.",
+              ["solitaire course publish"])
+    p.set_defaults(func=run_publish)
+
+    p = _step(steps, "collect", "fetch every repo and pick the commit to grade",
+              "Fetch every student repo, record when each commit was first seen (ledger.json),\n"
+              "pick the last push received before the deadline or per the late policy, and\n"
+              "write collected.csv with the SHA, receive time, lateness and penalty, or the\n"
+              "reason there is nothing to grade.",
+              ["solitaire course collect"])
+    p.set_defaults(func=run_collect)
+
+    p = _step(steps, "grade", "grade every collected submission, in parallel",
+              "Grade each collected submission with the sandboxed grader in a process pool,\n"
+              "store results by (student, assignment, SHA, grader version) and fill the\n"
+              "nbgrader gradebook. A rerun grades only what is missing.",
+              ["solitaire course grade --jobs 2", "solitaire course grade --regrade"])
+    p.add_argument("--jobs", type=int, default=None, help="parallel graders (default: the course file's)")
+    p.add_argument("--regrade", action="store_true", help="grade again even when a result is stored")
+    p.add_argument("--grader", default="sandbox", metavar="NAME",
+                   help="sandbox (default): the real autograder; static: a structural check that runs "
+                        "no student code (tests, dry runs); or package.module:function")
+    p.set_defaults(func=run_grade)
+
+    p = _step(steps, "export", "write the grades CSV (and a Gradescope autograder zip)",
+              "Write grades.csv (one row per student: status, SHA, raw score, late penalty,\n"
+              "score) from the gradebook and print the gradebook. With --gradescope, also\n"
+              "build an autograder zip for Gradescope.",
+              ["solitaire course export", "solitaire course export --gradescope autograder.zip"])
+    p.add_argument("--out", metavar="CSV", help="where to write the grades (default: DIR/grades.csv)")
+    p.add_argument("--gradescope", metavar="ZIP", help="also build a Gradescope autograder zip")
+    p.set_defaults(func=run_export)
+
+    p = cli.add_command(
+        subparsers, "demo", "run a whole simulated course end to end",
+        "Build a course with simulated students in DIR (default: a new temporary folder,\n"
+        "printed): assign, publish, push (reference solutions, the untouched starter,\n"
+        "realistic bugs, a late push, a student who never pushes, a cheat), collect,\n"
+        "grade in the sandbox and print the gradebook and where the feedback files are.",
+        ["solitaire demo", "solitaire demo --dir /tmp/demo --students 4"],
+    )
+    p.add_argument("--dir", dest="directory", help="a new or empty directory for the course")
+    p.add_argument("--students", type=int, default=12, help="how many students (default: 12)")
+    p.add_argument("--jobs", type=int, default=2, help="parallel graders (default: 2)")
+    p.add_argument("--grader", default="sandbox", choices=("sandbox", "static"), help=argparse.SUPPRESS)
+    p.set_defaults(func=run_demo)
+
+
+def _step(
+    steps: Any, name: str, summary: str, description: str, examples: list[str]
+) -> argparse.ArgumentParser:
+    parser = cli.add_command(steps, name, summary, description, examples)
+    parser.add_argument("directory", metavar="DIR", nargs="?", default=".",
+                        help="the course directory (default: the current one)")
+    return parser
+
+
+def _usage(parser: argparse.ArgumentParser) -> int:
+    parser.print_help()
+    return cli.USER_ERROR_STATUS
+
+
+def _console() -> Any:
+    from rich.console import Console
+
+    return Console(highlight=False)
+
+
+def _load(args: argparse.Namespace) -> Any:
+    from grader.course import config
+
+    return config.load(Path(args.directory))
+
+
+def run_init(args: argparse.Namespace) -> int:
+    from grader.course import config
+
+    variations = None
+    if args.variations:
+        variations = tuple(v.strip() for v in args.variations.split(",") if v.strip())
+    course = config.init(args.directory, course_id=args.id, assignment=args.assignment, seed=args.seed,
+                         deadline=args.deadline, variations=variations,
+                         remote=args.remote or config.DEFAULT_REMOTE)
+    print(f"created {course.directory / config.CONFIG_NAME}")
+    print(f"deadline {course.deadline.isoformat()}; variations: {', '.join(course.variations)}")
+    print(f"next: edit {course.roster_path.name} and {course.approvals_path.name}, then "
+          f"`solitaire course assign {args.directory}`")
+    return 0
+
+
+def run_assign(args: argparse.Namespace) -> int:
+    from grader.course import assign
+
+    course = _load(args)
+    report = assign.run(course)
+    for problem in report.problems:
+        cli.warn(str(problem))
+    for item in report.new:
+        note = " (approved choice)" if item.source == "approved" else ""
+        print(f"{item.student}: {item.variation}{note}")
+    counts = report.counts()
+    print(f"{len(report.new)} new, {len(report.assignments)} in {course.assignments_path}; "
+          + ", ".join(f"{v} {counts[v]}" for v in sorted(counts)))
+    return ATTENTION if report.problems else 0
+
+
+def run_publish(args: argparse.Namespace) -> int:
+    from grader.course import publish
+
+    course = _load(args)
+    report = publish.publish(course, progress=lambda s: print(f"published {s}"))
+    for student, reason in report.failed:
+        cli.warn(f"{student}: {reason}")
+    print(f"{len(report.published)} published, {len(report.skipped)} already published, "
+          f"{len(report.failed)} failed")
+    return ATTENTION if report.failed else 0
+
+
+def run_collect(args: argparse.Namespace) -> int:
+    from grader.course import collect
+
+    course = _load(args)
+    rows = collect.collect(course)
+    attention = False
+    for row in rows:
+        line = f"{row.student}: {row.status}" + (f" {row.sha[:10]}" if row.sha else "") + f" ({row.reason})"
+        if row.status in ("unreachable", "missing", "empty", "wrong-branch"):
+            cli.warn(line)
+            attention = attention or row.status in ("unreachable", "missing")
+        else:
+            print(line)
+    gradable = sum(row.gradable for row in rows)
+    print(f"{gradable} of {len(rows)} submissions to grade; written to {course.collected_path}")
+    return ATTENTION if attention else 0
+
+
+def run_grade(args: argparse.Namespace) -> int:
+    from rich.console import Console
+
+    from grader.course import grade_class
+
+    course = _load(args)
+    if args.jobs is not None and args.jobs < 1:
+        cli.fail("--jobs must be at least 1")
+    report = grade_class.grade_class(course, jobs=args.jobs, regrade=args.regrade, grader=args.grader,
+                                     console=Console(stderr=True))
+    for student, reason in report.failed:
+        cli.warn(f"{student}: grading failed: {reason}")
+    print(f"{len(report.graded)} graded, {len(report.already)} already graded, "
+          f"{len(report.failed)} failed, {len(report.not_gradable)} with nothing to grade")
+    return ATTENTION if report.failed else 0
+
+
+def run_export(args: argparse.Namespace) -> int:
+    from grader.course import export
+
+    course = _load(args)
+    path, rows = export.export_csv(course, Path(args.out) if args.out else None)
+    _console().print(export.table(rows, title=f"Gradebook of {course.course_id}/{course.assignment}"))
+    print(f"grades written to {path}")
+    if args.gradescope:
+        from grader.course import gradescope
+
+        zip_path = gradescope.build(course, Path(args.gradescope))
+        print(f"Gradescope autograder written to {zip_path}")
+    return 0
+
+
+def run_demo(args: argparse.Namespace) -> int:
+    from grader.course import demo
+
+    if args.students < 1:
+        cli.fail("--students must be at least 1")
+    if args.jobs < 1:
+        cli.fail("--jobs must be at least 1")
+    demo.run_demo(args.directory, students=args.students, jobs=args.jobs, grader=args.grader,
+                  console=_console())
+    return 0

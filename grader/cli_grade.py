@@ -1,0 +1,151 @@
+"""The grading commands (registered through the ``solitaire.commands`` entry point).
+
+::
+
+    solitaire grade SUBMISSION_DIR [--variation V] --out OUT [--worker sandbox|local]
+    solitaire traces build [--variation V ...]
+    solitaire traces check [--variation V ...]
+    solitaire check-suite [V ...] [--jobs N] [--no-mutants] [--update-survivors]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from solitaire import cli
+from solitaire.errors import UserError
+
+
+def register(subparsers: Any) -> None:
+    """Add ``grade``, ``traces build``, ``traces check`` and ``check-suite``."""
+    grade = cli.add_command(
+        subparsers, "grade", "grade one submission: results.json (Gradescope) and feedback.md",
+        "Replay the hidden traces of the variation against SUBMISSION_DIR/<variation>.py\n"
+        "in the sandbox and score each rule category: its points (assignments/catalog.toml)\n"
+        "times the fraction of its checks passed. Writes OUT/results.json in Gradescope's\n"
+        "format (one test per rule category) and OUT/feedback.md. OUT must be new or empty.\n"
+        "--worker local runs the code in the grader's own processes: for trusted code only.",
+        ["solitaire grade ./alice --variation scorpion --out ./alice-results",
+         "solitaire grade reference-copy/ --variation indian --out /tmp/out --worker local"],
+    )
+    grade.add_argument("submission", metavar="SUBMISSION_DIR", help="the directory holding <variation>.py")
+    grade.add_argument("--variation", metavar="V", help="the variation (default: the one rules file found)")
+    grade.add_argument("--out", metavar="OUT", required=True,
+                       help="directory for results.json and feedback.md")
+    grade.add_argument("--worker", choices=("sandbox", "local"),
+                       help="sandbox (default) or local (trusted code only: runs it unsandboxed)")
+    grade.set_defaults(func=run_grade)
+
+    traces = cli.add_command(
+        subparsers, "traces", "build or check the traces of the hidden suite and the starters",
+        "Traces are generated from the reference implementations, deterministically:\n"
+        "'traces build' writes grader/traces/data/<V>/ (hidden) and starter/traces/<V>/\n"
+        "(public); 'traces check' verifies the committed ones equal a fresh build.",
+        ["solitaire traces build", "solitaire traces build --variation scorpion",
+         "solitaire traces check"],
+    )
+    commands = traces.add_subparsers(title="traces commands", metavar="COMMAND")
+    for name, summary, func in (
+        ("build", "regenerate the traces from the references", run_traces_build),
+        ("check", "verify the committed traces equal a fresh build", run_traces_check),
+    ):
+        sub = cli.add_command(commands, name, summary)
+        sub.add_argument("--variation", metavar="V", action="append", default=[],
+                         help="only this variation (repeatable; default: all)")
+        sub.set_defaults(func=func)
+    traces.set_defaults(func=lambda args: _usage(traces))
+
+    check = cli.add_command(
+        subparsers, "check-suite", "measure the hidden suite: reference, starter, mutants",
+        "For each variation: grade the reference (must be full marks) and the starter\n"
+        "(must be 0) like a submission, then grade every AST mutant of the reference's\n"
+        "solution regions and report the kill rate (target 98%), whether each mutant lost\n"
+        "points only in its own rule's category, and the survivors with the reasons from\n"
+        "grader/survivors/<V>.txt. Exit status 1 when a variation fails the gate.",
+        ["solitaire check-suite scorpion --jobs 2", "solitaire check-suite --no-mutants"],
+    )
+    check.add_argument("variations", metavar="V", nargs="*", help="variations (default: all)")
+    check.add_argument("--jobs", type=int, default=None, metavar="N",
+                       help="mutants graded at once (default: the number of CPUs)")
+    check.add_argument("--no-mutants", action="store_true", help="skip the mutants (a and b only)")
+    check.add_argument("--worker", choices=("sandbox", "local"),
+                       help="worker for grading the reference and the starter (default: sandbox)")
+    check.add_argument("--update-survivors", action="store_true",
+                       help="rewrite grader/survivors/<V>.txt: reasons kept, new survivors marked")
+    check.set_defaults(func=run_check_suite)
+
+
+def _usage(parser: argparse.ArgumentParser) -> int:
+    parser.print_help()
+    return cli.USER_ERROR_STATUS
+
+
+def run_grade(args: argparse.Namespace) -> int:
+    from .grade import grade_submission, submission_variation
+
+    submission = Path(args.submission)
+    if not submission.is_dir():
+        raise UserError(f"{submission} is not a directory")
+    variation = args.variation or submission_variation(submission)
+    if args.worker == "local":
+        print("solitaire: warning: --worker local runs the submission without a sandbox; "
+              "use it only for trusted code", file=sys.stderr)
+    results = grade_submission(submission, variation, Path(args.out), worker=args.worker)
+    maximum = sum(t["max_score"] for t in results["tests"])
+    for test in results["tests"]:
+        print(f"{test['score']:>7g} / {test['max_score']:<4g} {test['name']}")
+    print(f"{results['score']:>7g} / {maximum:<4g} total -> {Path(args.out) / 'results.json'}")
+    if results.get("extra_data", {}).get("internal_error"):
+        print(f"solitaire: error: the hidden suite did not finish; see {Path(args.out) / 'grader-error.log'}",
+              file=sys.stderr)
+        return 1
+    return 0
+
+
+def run_traces_build(args: argparse.Namespace) -> int:
+    from .traces.build import build_variation, names_or_all, write
+
+    for name in names_or_all(args.variation):
+        kit = build_variation(name)
+        write(kit)
+        print(f"{name}: {len(kit.hidden)} hidden traces, {len(kit.public)} public")
+    return 0
+
+
+def run_traces_check(args: argparse.Namespace) -> int:
+    from .traces.build import build_variation, differences, names_or_all
+
+    stale = []
+    for name in names_or_all(args.variation):
+        found = differences(build_variation(name))
+        stale += found
+        print(f"{name}: {'current' if not found else f'{len(found)} files differ'}")
+    for line in stale:
+        print(f"  {line}")
+    if stale:
+        print("solitaire: error: the committed traces are stale; run: solitaire traces build",
+              file=sys.stderr)
+        return 1
+    return 0
+
+
+def run_check_suite(args: argparse.Namespace) -> int:
+    from .check_suite import check_suite, render, write_reasons
+    from .mutants import default_jobs
+    from .traces.build import names_or_all
+
+    jobs = args.jobs or default_jobs()
+    if jobs < 1:
+        raise UserError("--jobs must be at least 1")
+    failed = 0
+    for name in names_or_all(args.variations):
+        report = check_suite(name, jobs=jobs, with_mutants=not args.no_mutants, worker=args.worker,
+                             progress=lambda text: print(text, file=sys.stderr))
+        print(render(report))
+        if args.update_survivors and report.outcomes:
+            print(f"wrote {write_reasons(report)}")
+        failed += not report.passed
+    return 1 if failed else 0

@@ -1,0 +1,244 @@
+"""``solitaire course collect``: the submission each student's remote held at the deadline.
+
+Receive times, never commit dates
+---------------------------------
+A commit's date is whatever the student's clock (or ``GIT_COMMITTER_DATE``)
+said. The graded commit is chosen from *ref updates* with times the grader
+trusts:
+
+* the ledger (:mod:`grader.course.ledger`): the time of the collect that first
+  saw each value of the student's main branch; it works with any remote, and
+  is exact when ``course collect`` runs at the deadline (e.g. from cron);
+* for a local bare repo (the default remote), and while ``trust_reflog`` is
+  on, the remote's reflog: ``course publish`` turns on ``core.logAllRefUpdates``,
+  so git records when each push arrived, also between two collects.
+
+The two logs are merged by time; the branch's value at a moment is the value
+of the last update at or before it. The graded commit is the branch's value
+at the cut-off of the late policy (:mod:`grader.course.late`); its receive
+time is when the branch took that value (the first of consecutive updates to
+the same SHA). Lateness and penalty follow from that time.
+
+Every assigned student gets one row in ``collected.csv`` with a status:
+``ok``, ``late``, ``not-submitted`` (only the starter commit), ``wrong-branch``
+(commits only on a branch other than main), ``empty`` (a repo without any
+commit), ``missing`` (no repo), ``unreachable`` (git could not reach the
+remote) — with the reason in words. One student's problem never stops the
+others. The graded tree is extracted to ``.work/submissions/<id>/<sha>/``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import io
+import re
+import tarfile
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+import git
+
+from solitaire.errors import UserError
+
+from .assign import load_assignments
+from .config import CourseConfig
+from .gitutil import git_error, init_bare
+from .late import Lateness
+from .ledger import Ledger, iso
+from .publish import read_published, utc_now
+from .roster import read_rows, write_csv
+
+COLLECTED_COLUMNS = (
+    "id", "variation", "status", "sha", "received_at", "seconds_late", "days_late",
+    "penalty_percent", "submission", "reason",
+)
+GRADABLE = ("ok", "late")
+REFLOG_LINE = re.compile(r"^([0-9a-f]{40}) ([0-9a-f]{40}) .*> (\d+) ([+-]\d{4})(?:\t(.*))?$")
+NULL_SHA = "0" * 40
+Clock = Callable[[], dt.datetime]
+Event = tuple[dt.datetime, str | None]
+
+
+@dataclass(frozen=True)
+class Collected:
+    """One row of ``collected.csv``."""
+
+    student: str
+    variation: str
+    status: str
+    sha: str = ""
+    received_at: str = ""
+    seconds_late: float = 0.0
+    days_late: int = 0
+    penalty_percent: float = 0.0
+    submission: str = ""
+    reason: str = ""
+
+    @property
+    def gradable(self) -> bool:
+        return self.status in GRADABLE
+
+    def row(self) -> tuple[object, ...]:
+        return (self.student, self.variation, self.status, self.sha, self.received_at,
+                f"{self.seconds_late:.0f}", self.days_late, f"{self.penalty_percent:g}",
+                self.submission, self.reason)
+
+
+def read_collected(config: CourseConfig) -> list[Collected]:
+    """The rows of the last collect; a clear error when none ran."""
+    path = config.collected_path
+    if not path.exists():
+        raise UserError(f"{path}: nothing collected yet (run `solitaire course collect`)")
+    return [
+        Collected(row["id"], row["variation"], row["status"], row["sha"], row["received_at"],
+                  float(row["seconds_late"] or 0), int(row["days_late"] or 0),
+                  float(row["penalty_percent"] or 0), row["submission"], row["reason"])
+        for _, row in read_rows(path, "collected file", COLLECTED_COLUMNS)
+    ]
+
+
+def read_reflog(bare_repo: Path, branch: str) -> list[Event]:
+    """(receive time, new SHA or None when deleted) of each update of ``branch`` in a bare repo's reflog."""
+    path = bare_repo / "logs" / "refs" / "heads" / branch
+    if not path.is_file():
+        return []
+    events: list[Event] = []
+    for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+        match = REFLOG_LINE.match(line)
+        if not match:
+            continue
+        new, seconds = match.group(2), int(match.group(3))
+        events.append((dt.datetime.fromtimestamp(seconds, dt.UTC), None if new == NULL_SHA else new))
+    return events
+
+
+def value_at(events: Iterable[Event], limit: dt.datetime) -> tuple[str | None, dt.datetime | None]:
+    """The branch's value at ``limit`` and since when it held it (merged, time-ordered events)."""
+    current: str | None = None
+    since: dt.datetime | None = None
+    for when, sha in sorted(events, key=lambda event: event[0]):
+        if when > limit:
+            break
+        if sha != current:
+            current, since = sha, when
+    return current, since
+
+
+def extract(mirror: git.Repo, sha: str, dest: Path) -> None:
+    """The tree of commit ``sha`` written to ``dest`` (safe against odd paths in the archive)."""
+    if dest.is_dir() and any(dest.iterdir()):
+        return
+    dest.mkdir(parents=True, exist_ok=True)
+    buffer = io.BytesIO()
+    mirror.archive(buffer, treeish=sha, format="tar")
+    buffer.seek(0)
+    with tarfile.open(fileobj=buffer) as archive:
+        archive.extractall(dest, filter="data")
+
+
+class Collector:
+    """Collects the class; one instance per run (it holds the ledger and the clock)."""
+
+    def __init__(self, config: CourseConfig, clock: Clock = utc_now) -> None:
+        self.config = config
+        self.clock = clock
+        self.ledger = Ledger.load(config.ledger_path)
+        self.published = read_published(config.published_path)
+        self.mirrors = config.work_dir / "mirrors"
+
+    def fetch(self, student: str, url: str) -> git.Repo:
+        """A local mirror of ``student``'s remote, updated (raises GitCommandError)."""
+        path = self.mirrors / f"{student}.git"
+        mirror = git.Repo(path) if path.exists() else init_bare(path, self.config.branch)
+        mirror.git.fetch(url, "+refs/heads/*:refs/heads/*", "--prune", "--no-tags", "--update-head-ok")
+        return mirror
+
+    def collect_one(self, student: str, variation: str, now: dt.datetime) -> Collected:
+        config = self.config
+        url = config.remote_url(student)
+        local = config.local_remote(student)
+        if local is not None and not local.exists():
+            return Collected(student, variation, "missing",
+                             reason=f"no repository at {local} (not published yet? run `course publish`)")
+        try:
+            mirror = self.fetch(student, url)
+        except git.GitCommandError as error:
+            return Collected(student, variation, "unreachable",
+                             reason=f"cannot fetch {url}: {git_error(error)}")
+        try:
+            return self.choose(student, variation, mirror, local, now)
+        finally:
+            mirror.close()
+
+    def choose(
+        self, student: str, variation: str, mirror: git.Repo, local: Path | None, now: dt.datetime
+    ) -> Collected:
+        config = self.config
+        branch = config.branch
+        heads = {head.name: head.commit.hexsha for head in mirror.heads}
+        entry = self.ledger.student(student)
+        reachable = mirror.git.rev_list("--all").split() if heads else []
+        entry.observe(now, heads.get(branch), reachable)
+        if not heads:
+            return Collected(student, variation, "empty", reason="the repository has no commits")
+        others = sorted(name for name in heads if name != branch)
+        starter = self.published[student].sha if student in self.published else None
+        if branch not in heads:
+            return Collected(student, variation, "wrong-branch",
+                             reason=f"no branch {branch!r} (found: {', '.join(others)}); "
+                                    f"only {branch} is graded")
+        events = entry.tip_events()
+        if local is not None and config.trust_reflog:
+            events += read_reflog(local, branch)
+        cutoff = config.late.cutoff(config.deadline)
+        sha, since = value_at(events, cutoff)
+        after = [when for when, value in events if when > cutoff and value != sha]
+        refused = (f"; a push received at {iso(min(after))} came after the cut-off {iso(cutoff)}"
+                   if after else "")
+        if sha is None or since is None:
+            return Collected(student, variation, "not-submitted",
+                             reason=f"nothing on {branch} before the cut-off {iso(cutoff)}{refused}")
+        if sha == starter:
+            moved = [name for name in others if heads[name] != starter]
+            reason = f"no push after the starter commit{refused}"
+            status = "not-submitted"
+            if moved:
+                status = "wrong-branch"
+                reason = (f"{branch} still holds the starter; commits found on branch "
+                          f"{', '.join(repr(m) for m in moved)}: push them to {branch}")
+            return Collected(student, variation, status, sha=sha, received_at=iso(since), reason=reason)
+        lateness: Lateness = config.late.assess(config.deadline, since)
+        dest = config.work_dir / "submissions" / student / sha
+        extract(mirror, sha, dest)
+        status = "late" if lateness.is_late else "ok"
+        reason = (f"{lateness.days_late} day(s) late: -{lateness.penalty_percent:g}%" if lateness.is_late
+                  else "on time") + refused
+        return Collected(student, variation, status, sha, iso(since), lateness.seconds_late,
+                         lateness.days_late, lateness.penalty_percent, str(dest), reason)
+
+    def run(self, progress: Callable[[Collected], None] | None = None) -> list[Collected]:
+        now = self.clock()
+        if now.tzinfo is None:
+            raise ValueError("the collect clock must give aware datetimes")
+        self.ledger.collects.append(iso(now))
+        rows: list[Collected] = []
+        for assignment in load_assignments(self.config):
+            try:
+                row = self.collect_one(assignment.student, assignment.variation, now)
+            except (git.GitError, OSError, tarfile.TarError) as error:
+                row = Collected(assignment.student, assignment.variation, "unreachable",
+                                reason=f"cannot collect: {error}")
+            rows.append(row)
+            self.ledger.save()
+            if progress:
+                progress(row)
+        write_csv(self.config.collected_path, COLLECTED_COLUMNS, [row.row() for row in rows])
+        return rows
+
+
+def collect(
+    config: CourseConfig, clock: Clock = utc_now, progress: Callable[[Collected], None] | None = None
+) -> list[Collected]:
+    """Collect every assigned student (see the module docstring); writes ``collected.csv``."""
+    return Collector(config, clock).run(progress)

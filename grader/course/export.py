@@ -1,0 +1,133 @@
+"""``solitaire course export``: the grades CSV, and the gradebook as a table.
+
+One row per assigned student, whether graded or not: the collect status says
+why a student has no score (not submitted, empty repo ...). Scores come from
+nbgrader's gradebook; the final score is ``raw - late penalty`` (nbgrader's
+``score`` alone does not subtract the penalty; its CSV export does, and so
+does this one). ``max_score`` is the student's own variation's maximum.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from rich import box
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+
+from solitaire.errors import UserError
+
+from .assign import load_assignments, roster_by_id
+from .collect import Collected, read_collected
+from .config import CourseConfig
+from .points import category_points
+from .roster import write_csv
+
+GRADES_COLUMNS = (
+    "id", "name", "email", "variation", "status", "sha", "received_at", "days_late",
+    "raw_score", "late_penalty", "score", "max_score", "percent", "feedback",
+)
+
+
+@dataclass(frozen=True)
+class GradeRow:
+    student: str
+    name: str
+    email: str
+    variation: str
+    status: str
+    sha: str
+    received_at: str
+    days_late: int
+    raw_score: float | None
+    late_penalty: float
+    max_score: float
+    feedback: str
+    reason: str
+
+    @property
+    def score(self) -> float | None:
+        if self.raw_score is None:
+            return None
+        return max(0.0, round(self.raw_score - self.late_penalty, 4))
+
+    @property
+    def percent(self) -> float | None:
+        score = self.score
+        return None if score is None or not self.max_score else round(100.0 * score / self.max_score, 1)
+
+    def csv_row(self) -> tuple[object, ...]:
+        def number(value: float | None) -> str:
+            return "" if value is None else f"{value:g}"
+
+        return (self.student, self.name, self.email, self.variation, self.status, self.sha,
+                self.received_at, self.days_late, number(self.raw_score), number(self.late_penalty),
+                number(self.score if self.score is not None else 0.0), number(self.max_score),
+                number(self.percent if self.percent is not None else 0.0), self.feedback)
+
+
+def grade_rows(config: CourseConfig) -> list[GradeRow]:
+    """Every assigned student with their collect status and gradebook scores."""
+    from .gradebook import CourseGradebook
+
+    roster = roster_by_id(config)
+    try:
+        collected = {row.student: row for row in read_collected(config)}
+    except UserError:  # exporting before any collect lists everyone as not collected
+        collected = {}
+    with CourseGradebook(config) as gradebook:
+        scores = gradebook.scores()
+    rows = []
+    for assignment in load_assignments(config):
+        student = assignment.student
+        info = roster.get(student)
+        row = collected.get(student) or Collected(student, assignment.variation, "not-collected",
+                                                  reason="not collected yet")
+        raw, penalty = scores.get(student, (None, 0.0)) if row.gradable else (None, 0.0)
+        feedback = config.feedback_dir / student / "feedback.md"
+        rows.append(GradeRow(
+            student=student,
+            name=info.name if info else "",
+            email=info.email if info else "",
+            variation=assignment.variation,
+            status=row.status if raw is not None or not row.gradable else "not-graded",
+            sha=row.sha,
+            received_at=row.received_at,
+            days_late=row.days_late,
+            raw_score=raw,
+            late_penalty=penalty,
+            max_score=sum(category_points(assignment.variation, config.points).values()),
+            feedback=str(feedback) if feedback.exists() and raw is not None else "",
+            reason=row.reason,
+        ))
+    return rows
+
+
+def export_csv(config: CourseConfig, path: Path | None = None) -> tuple[Path, list[GradeRow]]:
+    """Write the grades CSV (default ``grades.csv`` in the course directory)."""
+    path = path or config.grades_path
+    rows = grade_rows(config)
+    write_csv(path, GRADES_COLUMNS, [row.csv_row() for row in rows])
+    return path, rows
+
+
+def table(rows: list[GradeRow], title: str = "Gradebook") -> Group:
+    """The gradebook as a rich table (fits 80 columns), then a note per student who needs one."""
+    grid = Table(title=title, box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
+    for name in ("id", "variation", "status", "sha"):
+        grid.add_column(name, no_wrap=True)
+    for name in ("raw", "late", "score", "max"):
+        grid.add_column(name, justify="right", no_wrap=True)
+    notes = []
+    for row in rows:
+        late = f"-{row.late_penalty:g}" if row.late_penalty else ""
+        grid.add_row(
+            row.student, row.variation, row.status, row.sha[:7],
+            "" if row.raw_score is None else f"{row.raw_score:g}", late,
+            "" if row.score is None else f"{row.score:g}", f"{row.max_score:g}",
+        )
+        if row.status != "ok" and row.reason:
+            notes.append(Text(f"  {row.student}: {row.reason}"))
+    return Group(grid, *([Text("")] + notes if notes else []))

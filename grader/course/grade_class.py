@@ -1,0 +1,261 @@
+"""``solitaire course grade``: every collected submission, in parallel, resumable.
+
+* Each gradable row of ``collected.csv`` is a key (student, assignment, SHA,
+  grader version). A key already in the results store (:mod:`results`) is not
+  graded again unless ``regrade``; so a rerun after a crash or ``kill -9``
+  grades only what is missing.
+* Grading runs in a process pool (``jobs`` workers, spawned processes): each
+  worker calls the grader (:func:`grade_one`, which calls the named grader of
+  :mod:`grader.course.graders`) and *returns* the result; only this parent
+  process writes, to the results store and to the gradebook (SQLite suits one
+  writer). Every result is committed as soon as it arrives.
+* After the pool, every stored result of the current collect is written to
+  the gradebook again (idempotent), so a crash between the two writes heals
+  on the next run.
+* A submission whose grading fails (the grader raised, its process died) is
+  reported and left out of the store, so the next run tries it again; the
+  rest of the class is graded.
+
+Feedback: ``feedback/<student>/feedback.md`` and ``results.json`` (the latest
+graded commit); every grading run keeps its own folder under ``.work/grading``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import multiprocessing
+import re
+import shutil
+import uuid
+from collections.abc import Callable
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from .assign import load_assignments, roster_by_id
+from .collect import Collected, read_collected
+from .config import CourseConfig
+from .graders import get as get_grader
+from .points import category_points
+from .results import Key, Result, ResultStore
+from .roster import Student
+from .scores import category_fractions, earned_points
+from .worker import GradeOutcome, GradeTask, grade_one
+
+if TYPE_CHECKING:
+    from .gradebook import CourseGradebook
+
+
+@dataclass
+class GradeReport:
+    graded: list[Key] = field(default_factory=list)
+    already: list[Key] = field(default_factory=list)
+    failed: list[tuple[str, str]] = field(default_factory=list)
+    not_gradable: list[Collected] = field(default_factory=list)
+    run_id: str = ""
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9._-]", "_", text)
+
+
+def plan(
+    config: CourseConfig, grader: str, regrade: bool, store: ResultStore, version: str
+) -> tuple[list[GradeTask], list[Key], list[Collected], list[Collected]]:
+    """(tasks to run, keys already graded, gradable rows, rows that cannot be graded)."""
+    rows = read_collected(config)
+    tasks, already, gradable, not_gradable = [], [], [], []
+    for row in rows:
+        if not row.gradable:
+            not_gradable.append(row)
+            continue
+        gradable.append(row)
+        key = Key(row.student, config.assignment, row.sha, version)
+        if store.has(key) and not regrade:
+            already.append(key)
+            continue
+        out = config.work_dir / "grading" / row.student / f"{row.sha[:12]}-{_slug(version)}"
+        tasks.append(GradeTask(row.student, config.assignment, row.variation, row.sha, version, grader,
+                               row.submission, str(out), config.timeout,
+                               category_points(row.variation, config.points)))
+    return tasks, already, gradable, not_gradable
+
+
+class ClassGrader:
+    """One ``course grade`` run: the single writer of the store and the gradebook."""
+
+    def __init__(self, config: CourseConfig, grader: str = "sandbox", run_id: str | None = None) -> None:
+        self.config = config
+        self.grader = grader
+        self.version = get_grader(grader)[1]()
+        self.run_id = run_id or uuid.uuid4().hex[:12]
+
+    def to_result(self, outcome: GradeOutcome) -> Result:
+        task = outcome.task
+        assert outcome.results is not None
+        points = category_points(task.variation, self.config.points)
+        categories = category_fractions(outcome.results, list(points))
+        earned = earned_points(categories, points)
+        feedback = Path(task.out_dir) / "feedback.md"
+        return Result(
+            key=task.key,
+            variation=task.variation,
+            score=round(sum(earned.values()), 4),
+            max_score=sum(points.values()),
+            categories=categories,
+            results=outcome.results,
+            feedback_path=str(feedback) if feedback.exists() else "",
+            graded_at=dt.datetime.now(dt.UTC).replace(microsecond=0).isoformat(),
+            run_id=self.run_id,
+            seconds=round(outcome.seconds, 3),
+        )
+
+    def publish_feedback(self, student: str, out_dir: Path) -> None:
+        """Copy the latest graded run's feedback to ``feedback/<student>/``."""
+        target = self.config.feedback_dir / student
+        target.mkdir(parents=True, exist_ok=True)
+        for name in ("feedback.md", "results.json"):
+            if (out_dir / name).exists():
+                shutil.copyfile(out_dir / name, target / name)
+
+    def record(self, gradebook: CourseGradebook, row: Collected, result: Result) -> None:
+        points = category_points(row.variation, self.config.points)
+        earned = earned_points(result.categories, points)
+        raw = sum(earned.values())
+        penalty = round(raw * row.penalty_percent / 100.0, 4)
+        received = dt.datetime.fromisoformat(row.received_at)
+        gradebook.record(row.student, row.variation, received, earned, penalty)
+
+    def run(
+        self,
+        jobs: int | None = None,
+        regrade: bool = False,
+        console: Console | None = None,
+        on_result: Callable[[GradeOutcome], None] | None = None,
+    ) -> GradeReport:
+        config = self.config
+        console = console or Console(stderr=True)
+        report = GradeReport(run_id=self.run_id)
+        from .gradebook import CourseGradebook  # nbgrader is slow to import: only the parent needs it
+
+        with ResultStore(config.results_path) as store, CourseGradebook(config) as gradebook:
+            tasks, report.already, gradable, report.not_gradable = plan(
+                config, self.grader, regrade, store, self.version
+            )
+            assignments = load_assignments(config)
+            variations = list(dict.fromkeys(list(config.variations) + [a.variation for a in assignments]))
+            gradebook.ensure_structure(variations)
+            roster = roster_by_id(config)
+            dropped = [Student(a.student, "", "") for a in assignments if a.student not in roster]
+            gradebook.ensure_students(list(roster.values()) + dropped)
+            rows = {row.student: row for row in gradable}
+            pending = list(tasks)
+            for attempt in range(2):  # a dead worker breaks the pool: one more round with a new pool
+                if not pending:
+                    break
+                pending = self._run_pool(pending, jobs or config.jobs, store, gradebook, rows, report,
+                                         console, on_result, attempt)
+            for task in pending:
+                report.failed.append((task.student, "the grading process died twice"))
+            for row in gradable:  # heal the gradebook after a crash between the two writes
+                result = store.get(Key(row.student, config.assignment, row.sha, self.version))
+                if result is None:
+                    continue
+                try:
+                    self.record(gradebook, row, result)
+                except Exception as error:  # noqa: BLE001 - reported; the store keeps the result
+                    if row.student not in {student for student, _ in report.failed}:
+                        report.failed.append((row.student, "not written to the gradebook: "
+                                                           f"{type(error).__name__}: {error}"))
+        return report
+
+    def _run_pool(
+        self,
+        tasks: list[GradeTask],
+        jobs: int,
+        store: ResultStore,
+        gradebook: CourseGradebook,
+        rows: dict[str, Collected],
+        report: GradeReport,
+        console: Console,
+        on_result: Callable[[GradeOutcome], None] | None,
+        attempt: int,
+    ) -> list[GradeTask]:
+        """Grade ``tasks``; returns those lost to a broken pool."""
+        lost: list[GradeTask] = []
+        columns = (TextColumn("[bold]grading"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                   TextColumn("{task.description}"))
+        context = multiprocessing.get_context("spawn")
+        with Progress(*columns, console=console, transient=False) as progress, \
+                ProcessPoolExecutor(max_workers=max(1, jobs), mp_context=context) as pool:
+            bar = progress.add_task("" if attempt == 0 else "(retry)", total=len(tasks))
+            futures: dict[Future[GradeOutcome], GradeTask] = {pool.submit(grade_one, t): t for t in tasks}
+            for future in as_completed(futures):
+                task = futures[future]
+                try:
+                    outcome = future.result()
+                except BrokenProcessPool:
+                    lost.append(task)
+                    progress.advance(bar)
+                    continue
+                self._handle(outcome, store, gradebook, rows, report)
+                if on_result:
+                    on_result(outcome)
+                progress.update(bar, advance=1, description=task.student)
+        return lost
+
+    def _handle(
+        self,
+        outcome: GradeOutcome,
+        store: ResultStore,
+        gradebook: CourseGradebook,
+        rows: dict[str, Collected],
+        report: GradeReport,
+    ) -> None:
+        task = outcome.task
+        if outcome.results is None:
+            report.failed.append((task.student, outcome.error))
+            return
+        result = self.to_result(outcome)
+        store.put(result)  # first the store: it decides what is graded again
+        self.publish_feedback(task.student, Path(task.out_dir))
+        report.graded.append(task.key)
+        try:
+            self.record(gradebook, rows[task.student], result)
+        except Exception as error:  # noqa: BLE001 - stored; the next run writes the gradebook again
+            report.failed.append((task.student, f"graded and stored, but not written to the gradebook: "
+                                                f"{type(error).__name__}: {error}"))
+
+
+def grade_class(
+    config: CourseConfig,
+    jobs: int | None = None,
+    regrade: bool = False,
+    grader: str = "sandbox",
+    console: Console | None = None,
+) -> GradeReport:
+    """Grade the class (see the module docstring)."""
+    return ClassGrader(config, grader).run(jobs, regrade, console)
+
+
+def load_results(config: CourseConfig, grader: str = "sandbox") -> dict[str, Result]:
+    """Student → stored result of their collected commit under the current grader version."""
+    version = get_grader(grader)[1]()
+    found = {}
+    with ResultStore(config.results_path) as store:
+        for row in read_collected(config):
+            if row.gradable:
+                result = store.get(Key(row.student, config.assignment, row.sha, version))
+                if result is not None:
+                    found[row.student] = result
+    return found
+
+
+def results_summary(result: Result) -> str:
+    return json.dumps({c: list(v) for c, v in result.categories.items()})

@@ -1,0 +1,131 @@
+"""``solitaire course export --gradescope ZIP``: a Gradescope autograder for the course.
+
+The zip holds, at its root (Gradescope unpacks it to ``/autograder/source``):
+
+* ``setup.sh``: run once by Gradescope on its Ubuntu image, as root: installs
+  Python 3.11+, git and bubblewrap (the sandbox), makes a virtual environment
+  in ``source/.venv`` and installs the bundled project into it;
+* ``run_autograder``: run for every submission; grades
+  ``/autograder/submission`` with :mod:`grader.course.gradescope_run` and
+  writes ``/autograder/results/results.json``;
+* the project's code the grader needs: the engine (``solitaire/``), the grader
+  with its sandbox, hidden suite and traces (``grader/``, without the
+  instructor's tools that quote reference code), the catalog, and
+  ``pyproject.toml`` — no reference solution;
+* ``course.json``: the course's students (id, e-mail, variation), its point
+  overrides and the grader's time limit.
+
+Student code runs inside the sandbox there too, so nothing in the zip is
+readable by it.
+"""
+
+from __future__ import annotations
+
+import json
+import zipfile
+from pathlib import Path
+
+import grader
+
+from .assign import load_assignments, roster_by_id
+from .config import CourseConfig
+from .points import category_points, known_variations
+
+PROJECT_ROOT = Path(grader.__file__).resolve().parent.parent
+BUNDLED = ("pyproject.toml", "README.md", "solitaire", "grader", "assignments/catalog.toml")
+#: instructor tools that grading does not need; some quote reference code (mutants, survivors)
+NOT_BUNDLED = ("grader/starter", "grader/cli_starter.py", "grader/mutants.py", "grader/survivors",
+               "grader/check_suite.py")
+SKIPPED_PARTS = ("__pycache__", ".pytest_cache", ".mypy_cache")
+EXECUTABLE = 0o755 << 16
+READABLE = 0o644 << 16
+
+SETUP_SH = """\
+#!/usr/bin/env bash
+# Gradescope runs this once, as root, when it builds the autograder image.
+set -euxo pipefail
+SOURCE="${SOLITAIRE_AUTOGRADER_SOURCE:-/autograder/source}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends python3 python3-venv python3-pip git bubblewrap ca-certificates
+PYTHON=python3
+if ! python3 -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else 1)'; then
+  apt-get install -y -qq --no-install-recommends python3.11 python3.11-venv
+  PYTHON=python3.11
+fi
+"$PYTHON" -m venv "$SOURCE/.venv"
+"$SOURCE/.venv/bin/python" -m pip install -q --upgrade pip
+"$SOURCE/.venv/bin/python" -m pip install -q "$SOURCE"
+"""
+
+RUN_AUTOGRADER = """\
+#!/usr/bin/env bash
+# Gradescope runs this for every submission: grade /autograder/submission and
+# write /autograder/results/results.json (see grader/course/gradescope_run.py).
+# Every path can be overridden by an environment variable (used by the tests).
+set -uo pipefail
+ROOT="${SOLITAIRE_AUTOGRADER_ROOT:-/autograder}"
+SOURCE="${SOLITAIRE_AUTOGRADER_SOURCE:-$ROOT/source}"
+PYTHON="${SOLITAIRE_PYTHON:-$SOURCE/.venv/bin/python}"
+export SOLITAIRE_AUTOGRADER_ROOT="$ROOT"
+export PYTHONPATH="$SOURCE${PYTHONPATH:+:$PYTHONPATH}"
+cd "$SOURCE"
+exec "$PYTHON" -m grader.course.gradescope_run
+"""
+
+
+def course_json(config: CourseConfig, grader_name: str = "sandbox") -> dict[str, object]:
+    """What the autograder needs to know about the course."""
+    roster = roster_by_id(config)
+    students = [
+        {"id": a.student, "email": roster[a.student].email if a.student in roster else "",
+         "variation": a.variation}
+        for a in load_assignments(config)
+    ]
+    used = sorted({a.variation for a in load_assignments(config)} | set(config.variations))
+    return {
+        "course": config.course_id,
+        "assignment": config.assignment,
+        "grader": grader_name,
+        "timeout": config.timeout,
+        "known_variations": list(known_variations()),
+        "students": students,
+        "points": {v: category_points(v, config.points) for v in used if v in config.points},
+    }
+
+
+def _files(root: Path, entry: str) -> list[Path]:
+    path = root / entry
+    if path.is_file():
+        return [path]
+    if not path.is_dir():
+        return []
+    return sorted(
+        p for p in path.rglob("*")
+        if p.is_file() and not any(part in SKIPPED_PARTS for part in p.parts) and p.suffix != ".pyc"
+    )
+
+
+def _add(archive: zipfile.ZipFile, name: str, data: bytes, mode: int = READABLE) -> None:
+    info = zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0))  # fixed: the same inputs, the same zip
+    info.external_attr = mode
+    info.compress_type = zipfile.ZIP_DEFLATED
+    archive.writestr(info, data)
+
+
+def build(config: CourseConfig, dest: Path, grader_name: str = "sandbox", root: Path = PROJECT_ROOT) -> Path:
+    """Write the autograder zip to ``dest``; returns its path."""
+    dest = Path(dest)
+    if dest.suffix != ".zip":
+        dest = dest.with_suffix(dest.suffix + ".zip") if dest.suffix else dest.with_suffix(".zip")
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    with zipfile.ZipFile(dest, "w") as archive:
+        _add(archive, "setup.sh", SETUP_SH.encode(), EXECUTABLE)
+        _add(archive, "run_autograder", RUN_AUTOGRADER.encode(), EXECUTABLE)
+        _add(archive, "course.json", json.dumps(course_json(config, grader_name), indent=1).encode())
+        for entry in BUNDLED:
+            for path in _files(root, entry):
+                name = path.relative_to(root).as_posix()
+                if not any(name == skip or name.startswith(skip + "/") for skip in NOT_BUNDLED):
+                    _add(archive, name, path.read_bytes())
+    return dest

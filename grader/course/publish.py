@@ -1,0 +1,124 @@
+"""``solitaire course publish``: one git repo per student, pushed to the student's remote.
+
+For each assigned student: when the remote template is local, the bare repo
+is created (with its reflog on); the student repo is generated from the
+starter of the student's variation (:func:`grader.starter.make_repo`), given
+one initial commit and pushed to the remote's main branch. A remote whose
+branch already exists is left alone, so a rerun publishes only the students
+added since. ``published.csv`` records the URL and the SHA of the initial
+commit (``course collect`` knows from it that a student has not pushed yet).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import git
+
+from .assign import load_assignments
+from .config import CourseConfig
+from .gitutil import commit_all, git_error, init_bare, push, remote_branches
+from .roster import read_rows, write_csv
+
+PUBLISHED_COLUMNS = ("id", "variation", "url", "sha", "published_at")
+RepoWriter = Callable[[str, Path], object]
+Clock = Callable[[], dt.datetime]
+
+
+def utc_now() -> dt.datetime:
+    return dt.datetime.now(dt.UTC).replace(microsecond=0)
+
+
+def write_student_repo(variation: str, dest: Path) -> None:
+    """The files of a fresh student repo for ``variation`` (the student-repo generator)."""
+    from grader.starter import make_repo
+
+    make_repo(variation, dest)
+
+
+class StarterError(Exception):
+    """The student-repo generator failed for a variation."""
+
+
+@dataclass(frozen=True)
+class Published:
+    student: str
+    variation: str
+    url: str
+    sha: str
+    published_at: str
+
+
+@dataclass
+class PublishReport:
+    published: list[Published] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+    failed: list[tuple[str, str]] = field(default_factory=list)
+
+
+def read_published(path: Path) -> dict[str, Published]:
+    if not path.exists():
+        return {}
+    return {
+        row["id"]: Published(row["id"], row["variation"], row["url"], row["sha"], row["published_at"])
+        for _, row in read_rows(path, "published file", PUBLISHED_COLUMNS)
+    }
+
+
+def publish_one(
+    student: str, variation: str, url: str, branch: str, when: dt.datetime, writer: RepoWriter
+) -> str:
+    """Generate, commit and push one student repo; returns the SHA of the initial commit."""
+    with tempfile.TemporaryDirectory(prefix=f"solitaire-publish-{student}-") as temp:
+        work = Path(temp) / "repo"
+        work.mkdir()
+        try:
+            writer(variation, work)
+        except Exception as error:  # noqa: BLE001 - reported per student
+            raise StarterError(f"cannot build the starter repo of {variation}: {error}") from error
+        repo = git.Repo.init(work, initial_branch=branch)
+        sha = commit_all(repo, f"Starter for {variation}", when=when)
+        push(repo, url, f"HEAD:refs/heads/{branch}", when)
+        repo.close()
+    return sha
+
+
+def publish(
+    config: CourseConfig,
+    clock: Clock = utc_now,
+    writer: RepoWriter = write_student_repo,
+    progress: Callable[[str], None] | None = None,
+) -> PublishReport:
+    """Publish every assigned student not yet published; see the module docstring."""
+    report = PublishReport()
+    records = read_published(config.published_path)
+    for assignment in load_assignments(config):
+        student, variation = assignment.student, assignment.variation
+        url = config.remote_url(student)
+        local = config.local_remote(student)
+        try:
+            if local is not None and not local.exists():
+                init_bare(local, config.branch).close()
+            if config.branch in remote_branches(url):
+                report.skipped.append(student)
+                continue
+            when = clock()
+            sha = publish_one(student, variation, url, config.branch, when, writer)
+        except git.GitCommandError as error:
+            report.failed.append((student, f"cannot publish to {url}: {git_error(error)}"))
+            continue
+        except (StarterError, OSError) as error:
+            report.failed.append((student, str(error)))
+            continue
+        record = Published(student, variation, url, sha, when.isoformat())
+        records[student] = record
+        report.published.append(record)
+        if progress:
+            progress(student)
+        write_csv(config.published_path, PUBLISHED_COLUMNS,
+                  [(r.student, r.variation, r.url, r.sha, r.published_at) for r in records.values()])
+    return report

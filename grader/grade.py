@@ -1,0 +1,227 @@
+"""Grade one submission: ``solitaire grade SUBMISSION_DIR --variation V --out OUT``.
+
+1. The hidden suite (:mod:`grader.suite`) runs in a *subprocess* (pytest with
+   pytest-timeout), so that nothing a submission does can take the grading
+   process down; it talks to the student's code only through a worker (the
+   sandbox by default) and writes per-category counts to a file in a private
+   temporary directory.
+2. Each rule category scores ``points * passed / total`` (points from
+   ``assignments/catalog.toml``).
+3. ``OUT/results.json`` (Gradescope's format, one test per rule category) and
+   ``OUT/feedback.md`` are written; ``OUT`` may be an existing empty directory.
+
+:func:`grade_in_process` is the fast path for trusted code (the reference,
+mutants): the same replay and scoring, in this process, without pytest.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from solitaire.errors import UserError
+from solitaire.protocol import LocalWorker
+from solitaire.traces import Summary, WorkerSource, replay
+from solitaire.variation import Variation
+
+from . import catalog
+from .feedback import category_output, feedback_markdown
+from .scoring import CategoryScore, results_json, score_categories
+
+SUITE_DIR = Path(__file__).resolve().parent / "suite"
+WORKER_KINDS = ("sandbox", "local")
+
+
+def sandbox_available() -> bool:
+    try:
+        import grader.sandbox  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def default_worker() -> str:
+    """``sandbox`` when the sandbox is installed; there is no silent fallback to ``local``."""
+    if not sandbox_available():
+        raise UserError("the sandbox (grader.sandbox) is not available; pass --worker local only "
+                        "for trusted code")
+    return "sandbox"
+
+
+@dataclass
+class Graded:
+    scores: list[CategoryScore]
+    results: dict[str, Any]
+    feedback: str
+
+
+# -- the fast in-process path (trusted code only) ------------------------------------
+def replay_all(traces: Iterable[dict[str, Any]], worker: WorkerSource) -> Summary:
+    """Replay every trace against ``worker``; the per-category counts and first failures."""
+    summary = Summary()
+    for trace in traces:
+        for check in replay(trace, worker):
+            summary.add(check)
+    return summary
+
+
+def graded_traces(name: str, traces: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
+    """The hidden traces of ``name`` whose options the catalog grades."""
+    from .traces.build import hidden_traces
+
+    wanted = catalog.entry(name).graded_options
+    traces = hidden_traces(name) if traces is None else traces
+    return [t for t in traces if all(t["options"].get(o) in v for o, v in wanted.items())]
+
+
+def grade_in_process(variation: Variation, name: str | None = None,
+                     traces: list[dict[str, Any]] | None = None) -> list[CategoryScore]:
+    """Scores of a *trusted* implementation, replayed in this process."""
+    name = name or variation.name
+    summary = replay_all(graded_traces(name, traces), lambda: LocalWorker(variation))
+    first = {c: _as_dict(check) for c, check in summary.first_failure.items()}
+    return score_categories(summary.counts, catalog.points(name), first)
+
+
+def _as_dict(check: Any) -> dict[str, Any]:
+    from dataclasses import asdict
+
+    return asdict(check)
+
+
+# -- grading a submission ------------------------------------------------------------
+def _prepare_out(out: Path) -> None:
+    if out.exists():
+        if not out.is_dir():
+            raise UserError(f"--out {out} is a file, not a directory")
+        if any(out.iterdir()):
+            raise UserError(f"--out {out} is not empty (give a new or an empty directory)")
+    else:
+        out.mkdir(parents=True)
+
+
+def run_suite(rules: Path, name: str, worker: str, work: Path, timeout: float,
+              trace_timeout: float, traces_dir: Path | None = None) -> tuple[dict[str, Any] | None, str]:
+    """Run the hidden suite in a subprocess; (its counts, or None if it broke; its output)."""
+    counts_file = work / "counts.json"
+    graded = catalog.entry(name).graded_options
+    command = [
+        sys.executable, "-m", "pytest", str(SUITE_DIR / "test_hidden.py"),
+        "-c", str(SUITE_DIR / "pytest.ini"), "--rootdir", str(SUITE_DIR),
+        "-p", "grader.suite.plugin", "-q", "--no-header", "-p", "no:randomly",
+        f"--timeout={trace_timeout:g}",
+        "--solitaire-submission", str(rules), "--solitaire-variation", name,
+        "--solitaire-worker", worker, "--solitaire-results", str(counts_file),
+        "--solitaire-graded", json.dumps(graded),
+    ]
+    if traces_dir is not None:
+        command += ["--solitaire-traces", str(traces_dir)]
+    env = dict(os.environ)
+    env.pop("PYTEST_ADDOPTS", None)
+    try:
+        process = subprocess.run(command, cwd=work, env=env, capture_output=True, text=True,
+                                 timeout=timeout, start_new_session=True)
+        output = process.stdout + process.stderr
+    except subprocess.TimeoutExpired as expired:
+        partial = expired.stdout.decode("utf-8", "replace") if isinstance(expired.stdout, bytes) else ""
+        output = f"the hidden suite did not finish within {timeout:g} s\n{partial}"
+        return None, output
+    if not counts_file.is_file():
+        return None, output
+    return json.loads(counts_file.read_text(encoding="utf-8")), output
+
+
+def grade_submission(
+    submission: str | Path,
+    variation: str,
+    out: str | Path,
+    *,
+    worker: str | None = None,
+    points: dict[str, float] | None = None,
+    timeout: float = 1200.0,
+    traces_dir: Path | None = None,
+) -> dict[str, Any]:
+    """Grade ``submission/<variation>.py``; write ``out/results.json`` and ``out/feedback.md``.
+
+    Returns the results. Raises :class:`UserError` for the grader's user's
+    mistakes (unknown variation, non-empty ``out``); a submission's own
+    problems (missing file, crash, timeouts) only cost it points.
+    """
+    started = time.monotonic()
+    submission, out = Path(submission), Path(out)
+    try:
+        entry = catalog.entry(variation)
+    except LookupError as error:
+        raise UserError(str(error)) from None
+    settings = catalog.settings()
+    worker = worker or default_worker()
+    if worker not in WORKER_KINDS:
+        raise UserError(f"--worker must be one of {', '.join(WORKER_KINDS)}")
+    if not submission.is_dir():
+        raise UserError(f"{submission} is not a directory")
+    _prepare_out(out)
+    points = dict(points or entry.points)
+    rules = submission / f"{variation}.py"
+    notes: list[str] = []
+    counts: dict[str, Any] = {"counts": {}, "first_failures": {}}
+    internal_error = ""
+    if not rules.is_file() or rules.is_symlink():
+        notes.append(f"Your submission has no file {rules.name}: nothing could be graded.")
+    else:
+        with tempfile.TemporaryDirectory(prefix="solitaire-grade-") as temporary:
+            work = Path(temporary)
+            os.chmod(work, 0o700)
+            found, output = run_suite(rules.resolve(), variation, worker, work, timeout,
+                                      settings.trace_timeout, traces_dir)
+            if found is None:
+                internal_error = output[-4000:]
+                notes.append("The grader could not finish grading this submission; your instructor "
+                             "has been told. The score below is not final.")
+            else:
+                counts = found
+                timeouts = [n for n, t in counts.get("traces", {}).items() if t.get("status") == "timeout"]
+                if timeouts:
+                    notes.append(f"{len(timeouts)} hidden trace(s) ran out of time; the checks they "
+                                 "could not make count as failed. Is some rule very slow?")
+    scores = score_categories(counts["counts"], points, counts.get("first_failures"))
+    outputs = {s.category: category_output(s, settings.feedback) for s in scores}
+    total_score = sum(s.score for s in scores)
+    summary = (f"{entry.title}: {total_score:g} / {sum(points.values()):g} points. "
+               "One test per rule; each scores the fraction of its hidden checks your code passes.")
+    if notes:
+        summary += "\n\n" + "\n\n".join(notes)
+    extra: dict[str, Any] = {"variation": variation, "worker": worker,
+             "counts": {c: list(v) for c, v in counts["counts"].items()}}
+    if internal_error:
+        extra["internal_error"] = True
+    results = results_json(scores, outputs, summary, settings.visibility, time.monotonic() - started, extra)
+    feedback = feedback_markdown(entry.title, rules.name, scores, settings.feedback, notes)
+    (out / "results.json").write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
+    (out / "feedback.md").write_text(feedback, encoding="utf-8")
+    if internal_error:
+        (out / "grader-error.log").write_text(internal_error, encoding="utf-8")
+    return results
+
+
+def submission_variation(submission: Path) -> str:
+    """The variation of a submission directory holding exactly one known ``<variation>.py``."""
+    found = [name for name in catalog.names() if (submission / f"{name}.py").is_file()]
+    if len(found) != 1:
+        known = ", ".join(catalog.names())
+        raise UserError(f"cannot tell the variation of {submission} (found {found or 'no'} rules files "
+                        f"of {known}): give --variation")
+    return found[0]
+
+
+def clean_directory(path: Path) -> None:
+    """Remove ``path`` (used by callers that grade into temporary directories)."""
+    shutil.rmtree(path, ignore_errors=True)

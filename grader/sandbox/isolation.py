@@ -1,0 +1,283 @@
+"""Isolation layers for the worker process, strongest first (choosing one: :mod:`.probe`).
+
+``bwrap``
+    bubblewrap: new network, PID, IPC, UTS (and cgroup) namespaces; a mount
+    view of only ``/usr`` (and the ``/bin``, ``/lib*`` links), the Python
+    installation (read-only), the engine copy, the rules copy and the entry
+    script (read-only), a private size-capped ``/tmp`` that is the working
+    directory, a fresh ``/proc`` and a minimal ``/dev``. ``--die-with-parent``
+    plus the PID namespace: killing the bwrap process kills every process the
+    student started, ``setsid`` or not. As root, bwrap runs without a user
+    namespace and keeps only CAP_SETUID/CAP_SETGID, which the entry script
+    uses to drop to the sandbox uid before any student code runs (with a user
+    namespace, root could not switch to an unmapped uid).
+``unshare``
+    util-linux ``unshare``: new network, PID (with ``--kill-child``), IPC,
+    UTS and mount namespaces, a fresh ``/proc``; :data:`HIDE_SCRIPT` covers
+    the grader's project directory, ``grader/``, ``reference/``, the caller's
+    hidden paths and :data:`SHARED_DIRS` with empty read-only tmpfs mounts,
+    gives the worker a private ``/tmp`` and mounts the sandbox copy (and the
+    Python installation, if it sits under a directory others cannot enter)
+    read-only. The rest of the file system is protected by permissions only
+    (the sandbox uid owns nothing).
+``plain``
+    no namespaces: a new session and process group, the sandbox uid when the
+    grader is root (then every process of that uid is killed after the
+    worker, which catches ``setsid`` escapees too: :mod:`.uids`), rlimits. Without root,
+    the worker runs as the grader's own user: it could read the grader's
+    files and signal the grader. This is logged as a warning.
+
+Every layer adds the entry script's own hardening (rlimits, uid drop).
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import os
+import shutil
+import stat
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from .uids import is_root
+
+log = logging.getLogger("grader.sandbox")
+
+ISOLATION_NAMES = ("bwrap", "unshare", "plain")
+SANDBOX_ROOT = "/sandbox"  # where bwrap mounts the engine, rules and entry copies
+SYSTEM_DIRS = ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+# Run as (namespace) root inside unshare's new mount namespace: $1 = the submission's temp dir,
+# $2 = size of the private /tmp, $3 = the Python installation, $4 = its topmost ancestor that others
+# cannot traverse (or ""), then the directories to hide, "--", the worker command.
+HIDE_SCRIPT = """
+root=$1; size=$2; python=$3; locked=$4; shift 4
+exec 9<"$root" || exit 97
+exec 8<"$python" || exit 97
+while [ "$1" != "--" ]; do
+  mount -t tmpfs -o ro,size=4k,mode=000 sandbox-hidden "$1" || exit 97; shift
+done
+shift
+if [ -n "$locked" ]; then
+  mount -t tmpfs -o size=64k,mode=0755 sandbox-python "$locked" && mkdir -p "$python" || exit 97
+  mount --no-canonicalize --bind /proc/self/fd/8 "$python" && mount -o remount,bind,ro "$python" || exit 97
+fi
+mount -t tmpfs -o size="$size",mode=1777 sandbox-tmp /tmp || exit 97
+mkdir -m 0755 /tmp/.sandbox || exit 97
+mount --no-canonicalize --bind /proc/self/fd/9 /tmp/.sandbox || exit 97
+mount -o remount,bind,ro /tmp/.sandbox || exit 97
+exec 9<&- 8<&-
+cd /tmp || exit 97
+exec "$@"
+"""
+# Shared places hidden by the unshare layer besides the grader's own directories (when they exist
+# and do not hold the Python installation).
+SHARED_DIRS = ("/var/tmp", "/dev/shm", "/home", "/srv", "/mnt", "/media", "/run", "/opt", "/root")
+UNSHARE_SANDBOX = "/tmp/.sandbox"
+
+
+@dataclass(frozen=True)
+class Isolation:
+    """One layer: its name, whether it runs as root, and whether it kills every descendant."""
+
+    name: str  # "bwrap" | "unshare" | "plain"
+    as_root: bool
+    kills_descendants: bool  # a PID namespace (or a dedicated uid) reaches setsid escapees
+    detail: str
+
+    def describe(self) -> str:
+        return f"sandbox isolation: {self.name} ({self.detail})"
+
+
+def python_executable() -> str:
+    """The grader's base interpreter (not a venv's launcher): the sandbox runs it with -I -S."""
+    real = os.path.realpath(sys.executable)
+    if real.startswith(os.path.realpath(sys.base_prefix) + os.sep):
+        return real
+    for name in (f"python{sys.version_info[0]}.{sys.version_info[1]}", "python3"):
+        candidate = os.path.join(sys.base_prefix, "bin", name)
+        if os.path.exists(candidate):
+            return os.path.realpath(candidate)
+    return real
+
+
+def _system_binds() -> list[str]:
+    args = ["--ro-bind", "/usr", "/usr"]
+    for path in SYSTEM_DIRS:
+        if os.path.islink(path):
+            args += ["--symlink", os.readlink(path), path]
+        elif os.path.isdir(path):
+            args += ["--ro-bind", path, path]
+    if os.path.isfile("/etc/ld.so.cache"):
+        args += ["--ro-bind", "/etc/ld.so.cache", "/etc/ld.so.cache"]
+    prefix = os.path.realpath(sys.base_prefix)
+    if not prefix.startswith("/usr/") and prefix != "/usr":
+        args += _traversable_parents(prefix)
+        args += ["--ro-bind", prefix, prefix]
+    return args
+
+
+def _traversable_parents(path: str) -> list[str]:
+    """bwrap creates missing parents of a mount point with the source's (maybe 0700) mode: make them 0755."""
+    args: list[str] = []
+    parts = Path(path).parts
+    for depth in range(2, len(parts)):
+        args += ["--perms", "0755", "--dir", str(Path(*parts[:depth]))]
+    return args
+
+
+def bwrap_prefix(root: Path, tmp_bytes: int, as_root: bool) -> list[str]:
+    """The bwrap command line up to (not including) the sandboxed program."""
+    args = [
+        shutil.which("bwrap") or "bwrap",
+        "--die-with-parent", "--new-session",
+        "--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
+    ]
+    if as_root:
+        args += ["--cap-drop", "ALL", "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
+    else:
+        args += ["--unshare-user"]
+    args += _system_binds()
+    args += [
+        "--proc", "/proc", "--dev", "/dev",
+        "--perms", "1777", "--size", str(tmp_bytes), "--tmpfs", "/tmp",
+        "--perms", "0755", "--dir", SANDBOX_ROOT,
+        "--ro-bind", str(root / "lib"), f"{SANDBOX_ROOT}/lib",
+        "--ro-bind", str(root / "rules"), f"{SANDBOX_ROOT}/rules",
+        "--ro-bind", str(root / "boot"), f"{SANDBOX_ROOT}/boot",
+        "--chdir", "/tmp",
+        "--clearenv", "--setenv", "PATH", "/usr/bin:/bin", "--setenv", "LANG", "C.UTF-8",
+        "--setenv", "HOME", "/tmp",
+        "--",
+    ]
+    return args
+
+
+def unshare_prefix(root: Path, tmp_bytes: int, hidden: list[str], as_root: bool) -> list[str]:
+    """The unshare command line: namespaces, then HIDE_SCRIPT, then (after "--") the worker."""
+    args = [
+        shutil.which("unshare") or "unshare",
+        "--net", "--pid", "--fork", "--kill-child", "--ipc", "--uts",
+        "--mount", "--propagation", "private", "--mount-proc",
+    ]
+    if not as_root:
+        args += ["--user", "--map-root-user"]
+    python = os.path.realpath(sys.base_prefix)
+    locked = _first_locked_ancestor(Path(python))
+    return [*args, "--", "/bin/sh", "-c", HIDE_SCRIPT, "sandbox-hide", str(root), str(tmp_bytes),
+            python, str(locked or ""), *hidden, "--"]
+
+
+def _first_locked_ancestor(path: Path) -> Path | None:
+    """The topmost directory above ``path`` that others cannot traverse (e.g. /root), if any."""
+    for step in reversed(path.parents):
+        if step != Path("/") and not os.stat(step).st_mode & stat.S_IXOTH:
+            return step
+    return None
+
+
+def unshare_hidden(extra: list[Path]) -> list[str]:
+    """Directories the unshare layer covers: the grader's, the caller's, shared ones; never Python's."""
+    python = Path(os.path.realpath(sys.base_prefix))
+    wanted = [*default_hidden_paths(), *extra, *(Path(p) for p in SHARED_DIRS)]
+    kept = []
+    for path in outermost([p.resolve() for p in wanted if p.is_dir()]):
+        if python.is_relative_to(path) or path == Path("/tmp") or Path("/tmp").is_relative_to(path):
+            continue
+        kept.append(str(path))
+    return kept
+
+
+def default_hidden_paths() -> list[Path]:
+    """The grader's own code and data: its project directory, grader/ and reference/."""
+    paths: list[Path] = []
+    for package in ("grader", "reference"):
+        module = sys.modules.get(package)
+        if module is None:
+            try:
+                module = __import__(package)
+            except ImportError:
+                continue
+        for location in getattr(module, "__path__", []):
+            package_dir = Path(location).resolve()
+            paths.append(package_dir)
+            if (package_dir.parent / "pyproject.toml").exists():
+                paths.append(package_dir.parent)
+    return outermost(paths)
+
+
+def outermost(paths: list[Path]) -> list[Path]:
+    """``paths`` without duplicates and without those inside another one (hiding the parent hides them)."""
+    result: list[Path] = []
+    for path in sorted(set(paths), key=lambda p: len(p.parts)):
+        if not any(path.is_relative_to(kept) for kept in result):
+            result.append(path)
+    return result
+
+
+# -- choosing a layer ----------------------------------------------------------
+
+
+def candidates(requested: str) -> list[str]:
+    if requested != "auto":
+        return [requested]
+    found = []
+    if shutil.which("bwrap"):
+        found.append("bwrap")
+    if shutil.which("unshare"):
+        found.append("unshare")
+    return [*found, "plain"]
+
+
+def layer(name: str) -> Isolation:
+    root = is_root()
+    if name == "bwrap":
+        detail = ("namespaces net, pid, ipc, uts, cgroup; "
+                  "mount view /usr + python + engine copy + rules copy; "
+                  "private /tmp; " + ("dedicated uid, caps dropped" if root else "user namespace")
+                  + "; rlimits")
+        return Isolation("bwrap", root, True, detail)
+    if name == "unshare":
+        detail = ("namespaces net, pid, ipc, uts, mount; private /tmp; grader, reference, project and shared "
+                  "directories hidden by tmpfs; "
+                  + ("dedicated uid" if root else "user namespace, grader's uid outside") + "; rlimits")
+        return Isolation("unshare", root, True, detail)
+    if name == "plain":
+        if root:
+            return Isolation("plain", True, True,
+                             "NO namespaces: network and file system reachable by permissions; dedicated uid "
+                             "(its processes are killed pid by pid after the worker), rlimits")
+        return Isolation("plain", False, False,
+                         "NO namespaces and NO uid change: the worker runs as the grader's user and could "
+                         "read its files, use the network and signal it; processes started with setsid may "
+                         "outlive the worker; rlimits only")
+    raise ValueError(f"unknown isolation {name!r}")
+
+
+def readable_by_others(path: Path) -> bool:
+    """Whether a user with no special rights can reach and read directory ``path``."""
+    path = path.resolve()
+    for step in [*reversed(path.parents), path]:
+        try:
+            mode = os.stat(step).st_mode
+        except OSError:
+            return False
+        if not mode & stat.S_IXOTH:
+            return False
+    return bool(os.stat(path).st_mode & stat.S_IROTH)
+
+
+@functools.cache
+def _logged(text: str, warn: bool) -> None:
+    log.log(logging.WARNING if warn else logging.INFO, text)
+
+
+def announce(isolation: Isolation) -> None:
+    """Log (once per process and layer) which isolation is active, and what the plain layer exposes."""
+    _logged(isolation.describe(), isolation.name == "plain")
+    if isolation.name == "plain":
+        exposed = [str(p) for p in default_hidden_paths() if readable_by_others(p)]
+        if exposed:
+            _logged("sandbox: plain layer: student code can read " + ", ".join(exposed)
+                    + " (world-readable; install bubblewrap)", True)

@@ -1,0 +1,363 @@
+"""The sandboxed worker: the trusted side of :class:`solitaire.protocol.Worker`, one process per worker.
+
+:class:`SandboxWorker` starts ``python -I -S -B -u entry.py`` inside the
+strongest isolation layer that works here (see :mod:`.isolation`), waits for
+the handshake and then sends one request line and reads one reply line per
+:meth:`~SandboxWorker.request`.
+
+Failures always raise :class:`~solitaire.protocol.WorkerError` with a message
+a student can act on, never anything else because of the submission:
+
+* ``kind="error"``: student code raised (the reply names the exception and
+  the rule method). A :class:`LoadFailure` (a subclass, also ``kind="error"``)
+  means the rules file itself could not be used: missing, symlink, too big,
+  not UTF-8, syntax error, import error, exit at import, no Variation
+  subclass, a crash or hang while loading. It is permanent: every later
+  request raises it again at once, so the submission scores 0.
+* ``kind="timeout"``: no answer within ``Limits.call_s`` (or the
+  submission's whole ``Limits.wall_s`` budget is spent: then every later
+  request fails at once).
+* ``kind="crashed"``: the worker process ended (exit, signal, CPU limit).
+* ``kind="protocol"``: a reply that is not exactly one protocol line.
+
+After ``timeout``, ``crashed`` or ``protocol`` the process and everything it
+started are killed (SIGKILL; PID namespace or dedicated uid) and the next
+request starts a fresh worker: it holds no game, so send ``start`` or
+``load`` first. :meth:`SandboxWorker.restart` does the same on demand.
+
+Captured stdout/stderr of student code (:attr:`SandboxWorker.output`) may
+contain anything the worker saw, hidden requests included: keep it out of
+student feedback (log it for the instructor). :attr:`SandboxWorker.load_output`
+(what was printed before the handshake) cannot contain requests.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import shutil
+import signal
+import subprocess
+import time
+import weakref
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from solitaire.protocol import Worker, WorkerError
+
+from .channel import Broken, Channel, check_reply
+from .files import Submission
+from .isolation import Isolation
+from .launcher import launch_command
+from .limits import Budget, Limits
+from .probe import choose_isolation, forget_layer
+from .uids import UidLease, kill_all_of, lease_uid
+
+log = logging.getLogger("grader.sandbox")
+
+class LoadFailure(WorkerError):
+    """The rules file could not be loaded: permanent for this submission (scores 0)."""
+
+    def __init__(self, message: str, error: str = "LoadError") -> None:
+        super().__init__("error", message, error, "")
+
+
+def describe(message: dict[str, Any]) -> str:
+    """Where in the student's code a request lands, for messages ("in rule is_won" ...)."""
+    op = message.get("op")
+    move = message.get("move")
+    if op == "call":
+        return f"in rule {message.get('method')}"
+    if op == "won":
+        return "in rule is_won"
+    if op == "legal":
+        return f"while checking whether move {move} is legal"
+    if op == "apply":
+        stage = message.get("stage", "full")
+        return f"in rule after_move after move {move}" if stage == "effects" else f"while playing move {move}"
+    if op == "start":
+        return "while dealing a new game (rule deal)"
+    if op == "moves":
+        return "while listing the legal moves"
+    if op == "load":
+        return "while loading a position"
+    return "while reading the game state"
+
+
+def _unwrap_status(returncode: int) -> int:
+    """bwrap and unshare report a child killed by signal N as exit status 128 + N."""
+    if returncode > 128:
+        try:
+            return -signal.Signals(returncode - 128).value
+        except ValueError:
+            pass
+    return returncode
+
+
+def _how_it_ended(returncode: int | None, limits: Limits) -> str:
+    if returncode is None:
+        return "it stopped answering"
+    if returncode >= 0:
+        return f"exit status {returncode}"
+    number = -returncode
+    try:
+        name = signal.Signals(number).name
+    except ValueError:
+        name = f"signal {number}"
+    if number == signal.SIGXCPU:
+        return f"{name}: it used more than {limits.cpu_s} s of CPU time"
+    if number == signal.SIGXFSZ:
+        return f"{name}: it wrote a file larger than {limits.file_bytes} bytes"
+    return f"killed by {name}"
+
+
+class _Process:
+    """One running worker process and its pipes."""
+
+    def __init__(self, popen: subprocess.Popen[bytes], channel: Channel, work_dir: Path | None) -> None:
+        self.popen = popen
+        self.channel = channel
+        self.work_dir = work_dir
+
+
+class SandboxWorker(Worker):
+    """A :class:`~solitaire.protocol.Worker` whose student code runs in an isolated process.
+
+    ``rules_file`` is the student's file (never imported here). ``limits``
+    defaults to :meth:`Limits.from_env`. ``budget`` is the per-submission wall
+    budget, shared by the workers of one :class:`SandboxFactory`.
+    ``hidden_paths`` are extra directories (the suite's output, say) the worker
+    must not see; bwrap shows nothing outside its view anyway, the unshare
+    layer covers them with tmpfs, the plain layer relies on the sandbox uid
+    (keep them mode 0700).
+    """
+
+    def __init__(
+        self,
+        rules_file: Path | str,
+        limits: Limits | None = None,
+        *,
+        budget: Budget | None = None,
+        hidden_paths: Sequence[Path | str] = (),
+        _submission: Submission | None = None,
+    ) -> None:
+        self.limits = limits if limits is not None else Limits.from_env()
+        self.budget = budget if budget is not None else Budget(self.limits.wall_s)
+        self.hidden_paths = [Path(p) for p in hidden_paths]
+        self._owns_submission = _submission is None
+        self.submission = _submission if _submission is not None else Submission(
+            Path(rules_file), self.limits.rules_bytes
+        )
+        if self._owns_submission:  # removed even if close() is forgotten
+            weakref.finalize(self, shutil.rmtree, self.submission.root, True)
+        self.isolation: Isolation | None = None
+        if self.submission.problem is not None and self.submission.load_failure is None:
+            self.submission.load_failure = LoadFailure(str(self.submission.problem), "RulesFileError")
+        self._process: _Process | None = None
+        self._lease: UidLease | None = None
+        self._output = bytearray()
+        self._output_total = 0
+        self.load_output = ""  # what the last start printed before its first request (safe to show)
+        self.launches = 0
+        self._sent = 0  # the id of the last request sent to the current process
+        self.closed = False
+
+    # -- public API -------------------------------------------------------------
+    @property
+    def load_failure(self) -> LoadFailure | None:
+        """Why the rules file cannot be loaded (shared by every worker of the submission), or None."""
+        failure = self.submission.load_failure
+        return failure if isinstance(failure, LoadFailure) else None
+
+    @load_failure.setter
+    def load_failure(self, failure: LoadFailure) -> None:
+        self.submission.load_failure = failure
+
+    @property
+    def output(self) -> str:
+        """The student's stdout+stderr so far (capped; may contain hidden requests: not for feedback)."""
+        text = self._output.decode("utf-8", "replace")
+        if self._output_total > len(self._output):
+            text += f"\n[... {self._output_total - len(self._output)} more bytes dropped]"
+        return text
+
+    def request(self, message: dict[str, Any]) -> dict[str, Any]:
+        if self.closed:
+            raise RuntimeError("this SandboxWorker is closed")
+        started = time.monotonic()
+        try:
+            process = self._running(started)
+            self._sent += 1
+            data = (json.dumps({**message, "id": self._sent}, allow_nan=False) + "\n").encode("utf-8")
+            budget_bound = self.budget.remaining() - (time.monotonic() - started) < self.limits.call_s
+            deadline = time.monotonic() + min(self.limits.call_s, self.budget.remaining())
+            try:
+                process.channel.pending()
+                process.channel.send(data, deadline)
+                line = process.channel.receive(deadline)
+                return check_reply(line, expected_id=self._sent)
+            except Broken as broken:
+                raise self._failure(broken, message, budget_bound) from None
+            except BaseException:  # interrupted (pytest-timeout, Ctrl-C): leave no half-answered worker
+                self._stop()
+                raise
+        finally:
+            self.budget.charge(started)
+
+    def launch(self) -> None:
+        """Start the worker now (else the first request does): raises :class:`LoadFailure` etc."""
+        started = time.monotonic()
+        try:
+            self._running(started)
+        finally:
+            self.budget.charge(started)
+
+    def restart(self) -> None:
+        """Kill the worker and everything it started; the next request starts a fresh one."""
+        self._stop()
+
+    def close(self) -> None:
+        if self.closed:
+            return
+        self._stop()
+        if self._lease is not None:
+            self._lease.release()
+            self._lease = None
+        if self._owns_submission:
+            self.submission.remove()
+        self.closed = True
+
+    # -- starting and stopping --------------------------------------------------
+    def _running(self, started: float) -> _Process:
+        if self.load_failure is not None:
+            raise self.load_failure
+        if self.budget.exhausted():
+            raise WorkerError(
+                "timeout", f"your code used up the {self.budget.total:g} s allowed for the whole submission"
+            )
+        if self._process is not None:
+            return self._process
+        if self.launches > self.limits.max_restarts:
+            raise WorkerError("crashed", f"the worker running your code was restarted {self.launches} times; "
+                                         "giving up on this submission")
+        if self.isolation is None:
+            self.isolation = choose_isolation(self.limits.isolation)
+        if self._lease is None and self.isolation.as_root:
+            self._lease = lease_uid()
+        self.launches += 1
+        self.budget.restarts += 1 if self.launches > 1 else 0
+        process = self._spawn()
+        self._sent = 0
+        budget_bound = self.budget.remaining() < self.limits.startup_s
+        deadline = started + min(self.limits.startup_s, self.budget.remaining())
+        name = self.submission.rules_name
+        try:
+            hello = check_reply(process.channel.receive(deadline), expected_id=0)
+        except Broken as broken:
+            self._process = process
+            returncode = self._stop(grace_s=1.0 if broken.reason == "eof" else 0.0)
+            self.load_output = process.channel.output.decode("utf-8", "replace")
+            if broken.reason == "timeout" and budget_bound:
+                raise WorkerError("timeout", f"your code used up the {self.budget.total:g} s allowed "
+                                             "for the whole submission") from None
+            if broken.reason == "timeout":
+                failure = LoadFailure(f"loading {name} did not finish within {self.limits.startup_s:g} s",
+                                      "Timeout")
+            elif broken.reason == "eof":
+                how = _how_it_ended(returncode, self.limits)
+                failure = LoadFailure(f"{name} stopped the worker while loading ({how})", "Crashed")
+            else:
+                failure = LoadFailure(f"{name} broke the answer channel while loading: {broken}",
+                                      "ProtocolError")
+            self.load_failure = failure
+            raise failure from None
+        if hello.get("ok") is not True or set(hello) != {"ok"}:
+            self._process = process
+            self._stop()
+            self.load_output = process.channel.output.decode("utf-8", "replace")
+            error = str(hello.get("error", "LoadError"))
+            if error == "SandboxError":
+                log.error("sandbox setup failed in the worker: %s", hello.get("message"))
+                forget_layer()
+            failure = LoadFailure(str(hello.get("message", f"{name} could not be loaded")), error)
+            self.load_failure = failure
+            raise failure
+        self.load_output = process.channel.output.decode("utf-8", "replace")
+        self._process = process
+        return process
+
+    def _spawn(self) -> _Process:
+        assert self.isolation is not None
+        uid = self._lease.uid if self._lease is not None else None
+        work_dir = self.submission.new_work_dir(uid) if self.isolation.name == "plain" else None
+        request_r, request_w = os.pipe()
+        reply_r, reply_w = os.pipe()
+        output_r, output_w = os.pipe()
+        argv = launch_command(self.isolation, self.submission, work_dir, uid, self.limits,
+                              request_r, reply_w, self.hidden_paths)
+        try:
+            popen = subprocess.Popen(
+                argv, stdin=subprocess.DEVNULL, stdout=output_w, stderr=output_w,
+                pass_fds=(request_r, reply_w), close_fds=True, start_new_session=True,
+                env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}, cwd="/",
+            )
+        except BaseException:
+            for fd in (request_r, request_w, reply_r, reply_w, output_r, output_w):
+                os.close(fd)
+            self.submission.remove_work_dir(work_dir)
+            raise
+        for fd in (request_r, reply_w, output_w):
+            os.close(fd)
+        channel = Channel(request_w, reply_r, output_r, self.limits.reply_bytes, self.limits.output_bytes)
+        return _Process(popen, channel, work_dir)
+
+    def _stop(self, grace_s: float = 0.0) -> int | None:
+        """Kill the running process (if any) and all it started; return its exit status.
+
+        ``grace_s``: how long a process that closed its reply pipe may take to exit by itself
+        (so that its own exit status can be reported).
+        """
+        process, self._process = self._process, None
+        if process is None:
+            return None
+        popen = process.popen
+        try:
+            returncode = popen.wait(timeout=grace_s) if grace_s > 0 else popen.poll()
+        except subprocess.TimeoutExpired:
+            returncode = None
+        if returncode is None:
+            try:
+                os.killpg(popen.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+        try:
+            popen.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            log.error("sandbox: worker %d did not die after SIGKILL", popen.pid)
+        if self._lease is not None:
+            kill_all_of(self._lease)
+        process.channel.close()
+        channel = process.channel
+        room = self.limits.output_bytes - len(self._output)
+        if room > 0:
+            self._output += channel.output[:room]
+        self._output_total += channel.output_total
+        self.submission.remove_work_dir(process.work_dir)
+        if returncode is not None and self.isolation is not None and self.isolation.name != "plain":
+            returncode = _unwrap_status(returncode)
+        return returncode
+
+    def _failure(self, broken: Broken, message: dict[str, Any], budget_bound: bool) -> WorkerError:
+        where = describe(message)
+        returncode = self._stop(grace_s=1.0 if broken.reason == "eof" else 0.0)
+        if broken.reason == "timeout":
+            if budget_bound:
+                return WorkerError("timeout", f"your code did not answer {where}: it used up the "
+                                              f"{self.budget.total:g} s allowed for the whole submission")
+            return WorkerError("timeout", f"your code did not answer within {self.limits.call_s:g} s {where}")
+        if broken.reason == "eof":
+            how = _how_it_ended(returncode, self.limits)
+            return WorkerError("crashed", f"the worker running your code stopped {where} ({how})")
+        return WorkerError("protocol", f"your code broke the answer channel {where}: {broken}")

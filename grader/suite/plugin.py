@@ -1,0 +1,178 @@
+"""The hidden suite's pytest plugin: options, the worker, counting, the results file.
+
+Loaded with ``-p grader.suite.plugin``. Options:
+
+``--solitaire-submission FILE``  the student's rules file (``scorpion.py``)
+``--solitaire-variation NAME``   which hidden traces to replay
+``--solitaire-worker KIND``      ``sandbox`` (default) or ``local`` (trusted code only)
+``--solitaire-results FILE``     where to write the counts (JSON, see :func:`write_results`)
+``--solitaire-traces DIR``       another trace directory (tests of the grader)
+``--solitaire-graded JSON``      ``{"option": [values]}``: replay only traces with these options
+
+This process never imports the submission unless ``--solitaire-worker local``
+is given: the sandbox runs it in a separate, isolated process.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections import Counter
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from solitaire.protocol import LocalWorker, Worker, WorkerError
+from solitaire.traces import Check, Summary, load_dir, planned, replay
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("solitaire", "Solitaire Lab hidden suite")
+    group.addoption("--solitaire-submission", help="the student's rules file")
+    group.addoption("--solitaire-variation", help="the variation graded")
+    group.addoption("--solitaire-worker", default="sandbox", choices=("sandbox", "local"))
+    group.addoption("--solitaire-results", help="JSON file to write the per-category counts to")
+    group.addoption("--solitaire-traces", help="trace directory (default: the hidden traces)")
+    group.addoption("--solitaire-graded", default="{}", help="JSON: option name -> graded values")
+
+
+class Collector:
+    """Per-category counts over the whole run, and what each trace test did."""
+
+    def __init__(self) -> None:
+        self.summary = Summary()
+        self.traces: dict[str, dict[str, Any]] = {}
+
+    def run(self, trace: dict[str, Any], worker: Worker) -> list[Check]:
+        """Replay ``trace``; checks it could not make (a test timeout) count as failed."""
+        made: Counter[str] = Counter()
+        failed: list[Check] = []
+        finished = False
+        try:
+            for check in replay(trace, worker):
+                made[check.category] += 1
+                self.summary.add(check)
+                if not check.ok:
+                    failed.append(check)
+            finished = True
+        finally:
+            status = "passed" if finished and not failed else "failed"
+            if not finished:  # interrupted (pytest-timeout, say) before the end
+                status = "timeout"
+                message = "the grader ran out of time on this trace (is some rule very slow?)"
+                for category, count in planned(trace).items():
+                    for _ in range(max(0, count - made[category])):
+                        self.summary.add(Check(trace["name"], None, category, False,
+                                               "the checks left in this trace", message=message, kind="lost"))
+            self.traces[trace["name"]] = {"status": status, "failed": len(failed),
+                                          "checks": sum(made.values())}
+        return failed
+
+
+def _collector(config: pytest.Config) -> Collector:
+    collector = getattr(config, "_solitaire_collector", None)
+    if collector is None:
+        collector = Collector()
+        config._solitaire_collector = collector  # type: ignore[attr-defined]
+    return collector
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    _collector(config)
+
+
+def _graded(trace: dict[str, Any], graded: dict[str, list[Any]]) -> bool:
+    return all(trace["options"].get(name) in values for name, values in graded.items())
+
+
+def _trace_dir(config: pytest.Config) -> Path:
+    given = config.getoption("--solitaire-traces")
+    if given:
+        return Path(given)
+    variation = config.getoption("--solitaire-variation")
+    if not variation:
+        raise pytest.UsageError("--solitaire-variation is required")
+    from grader.traces.build import HIDDEN_ROOT
+
+    return HIDDEN_ROOT / variation
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "trace" not in metafunc.fixturenames:
+        return
+    config = metafunc.config
+    graded = json.loads(config.getoption("--solitaire-graded") or "{}")
+    # committed traces met the schema when built; the semantic checks still run
+    traces = [t for t in load_dir(_trace_dir(config), schema=False) if _graded(t, graded)]
+    variation = config.getoption("--solitaire-variation")
+    if variation and any(t["variation"] != variation for t in traces):
+        raise pytest.UsageError(f"the traces are not all of {variation}")
+    metafunc.parametrize("trace", traces, ids=[t["name"] for t in traces])
+
+
+class _Broken(Worker):
+    """A worker for a rules file that cannot even be loaded: every request fails alike."""
+
+    def __init__(self, message: str, error: str) -> None:
+        self.message = message
+        self.error = error
+
+    def request(self, message: dict[str, Any]) -> dict[str, Any]:
+        raise WorkerError("error", self.message, self.error)
+
+
+@pytest.fixture(scope="session")
+def solitaire_worker(request: pytest.FixtureRequest) -> Any:
+    config = request.config
+    submission = config.getoption("--solitaire-submission")
+    if not submission:
+        raise pytest.UsageError("--solitaire-submission is required")
+    kind = config.getoption("--solitaire-worker")
+    if kind == "local":
+        from solitaire.catalog import load_file
+
+        try:
+            worker: Worker = LocalWorker(load_file(submission))
+        except Exception as error:  # noqa: BLE001 - a broken file scores 0, with the reason
+            worker = _Broken(f"your rules file could not be loaded: {type(error).__name__}: {error}",
+                             type(error).__name__)
+        yield worker
+        return
+    from grader.sandbox import sandbox_factory
+
+    results = config.getoption("--solitaire-results")
+    hidden = [str(Path(results).resolve().parent)] if results else []
+    factory = sandbox_factory(submission, hidden_paths=hidden)
+    try:
+        # one worker for every trace: it restarts itself after a timeout or a crash.
+        # What student code prints (worker.output) may echo hidden requests: dropped.
+        yield factory()
+    finally:
+        factory.close()
+
+
+@pytest.fixture(scope="session")
+def solitaire_collector(request: pytest.FixtureRequest) -> Collector:
+    return _collector(request.config)
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    path = session.config.getoption("--solitaire-results")
+    if path:
+        write_results(Path(path), _collector(session.config), session.config)
+
+
+def write_results(path: Path, collector: Collector, config: pytest.Config) -> None:
+    """Write ``{"variation", "counts": {category: [passed, total]}, "first_failures":
+    {category: check}, "traces": {name: {"status", "failed", "checks"}}}`` atomically."""
+    data = {
+        "variation": config.getoption("--solitaire-variation"),
+        "counts": collector.summary.counts,
+        "first_failures": {c: asdict(check) for c, check in collector.summary.first_failure.items()},
+        "traces": collector.traces,
+    }
+    temporary = path.with_suffix(".tmp")
+    temporary.write_text(json.dumps(data), encoding="utf-8")
+    os.replace(temporary, path)

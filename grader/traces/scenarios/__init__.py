@@ -1,0 +1,1 @@
+"""Constructed scenarios per variation: ``<variation>.py`` defines ``build(kit)``."""

@@ -1,0 +1,211 @@
+"""The solver's commands, a plugin of the ``solitaire`` command line.
+
+::
+
+    solitaire solve VARIATION [--seed N] [--set OPTION=VALUE]... [--budget NODES]
+    solitaire solve [VARIATION] --state FILE [--budget NODES]     (or the state on stdin)
+    solitaire winnability VARIATION --deals N --budget NODES [--jobs J] [--first K] [--set ...]
+
+``solve`` prints the result word (``won``, ``lost`` or ``undecided``) with the
+nodes searched and the seconds taken on its first line, and, when won, the
+winning moves one per line in the canonical notation, so that
+``solitaire apply`` replays them to a won state.
+
+``winnability`` solves deals K..K+N-1 (default K = 1) and prints the counts of
+each outcome and the win rate with its 95% Wilson interval: the lower bound
+counts undecided deals as lost, the upper bound counts them as won.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from typing import Any
+
+from . import cli
+from .engine import new_game
+from .errors import UserError
+from .solver import solve
+from .state import format_option_value
+from .winnability import Tally, run
+
+DEFAULT_BUDGET = 100_000
+MAX_JOBS = 64
+
+
+def register(subparsers: Any) -> None:
+    """Add the commands ``solve`` and ``winnability``."""
+    parser = cli.add_command(
+        subparsers, "solve", "search a deal for a win: won (with the moves), lost or undecided",
+        "Search deal N of VARIATION (or the state in --state FILE, or on stdin) for a win,\n"
+        "depth first, visiting at most NODES distinct states. The first line is the result:\n"
+        "'won', 'lost' (no win exists: every reachable state was searched) or 'undecided'\n"
+        "(the budget ran out first), with the nodes searched and the seconds taken. When\n"
+        "won, the winning moves follow, one per line, in the canonical notation.",
+        [
+            "solitaire solve bismarck --seed 3",
+            "solitaire solve scorpion --seed 7 --set moves=any_faceup --budget 500000",
+            "solitaire deal indian --seed 2 | solitaire solve",
+            "solitaire solve --state position.txt",
+        ],
+    )
+    parser.add_argument(
+        "variation", nargs="?", metavar="VARIATION",
+        help="a variation name (see: solitaire variations); omit it to solve the state of --state or stdin",
+    )
+    parser.add_argument("--seed", metavar="N", help="deal number N (default: 1)")
+    add_settings(parser)
+    add_budget(parser)
+    cli.add_state_args(parser)
+    parser.set_defaults(func=cmd_solve)
+
+    parser = cli.add_command(
+        subparsers, "winnability", "solve many deals: win rate with a 95% interval",
+        "Solve deals K..K+N-1 of VARIATION, each with a budget of NODES, and print how many\n"
+        "were won, lost and undecided, and the win rate with its 95% Wilson score interval:\n"
+        "the lower bound counts the undecided deals as lost, the upper bound as won. A\n"
+        "progress bar runs on stderr.",
+        [
+            "solitaire winnability bismarck --deals 100 --budget 20000",
+            "solitaire winnability scorpion --deals 1000 --budget 50000 --jobs 2 --set moves=any_faceup",
+        ],
+    )
+    parser.add_argument("variation", metavar="VARIATION", help="a variation name (see: solitaire variations)")
+    parser.add_argument("--deals", required=True, metavar="N", help="how many deals to solve")
+    parser.add_argument("--first", default="1", metavar="K", help="the first deal number (default: 1)")
+    parser.add_argument(
+        "--jobs", default="1", metavar="J", help="solver processes to run at once (default: 1)"
+    )
+    add_settings(parser)
+    add_budget(parser)
+    parser.set_defaults(func=cmd_winnability)
+
+
+def add_settings(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--set", dest="settings", action="append", default=[], metavar="OPTION=VALUE",
+        help="set a rule option (repeatable; see: solitaire variations)",
+    )
+
+
+def add_budget(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--budget", default=str(DEFAULT_BUDGET), metavar="NODES",
+        help=f"the most distinct states to search per deal (default: {DEFAULT_BUDGET})",
+    )
+
+
+def whole_number(text: str, what: str, low: int, high: int | None = None) -> int:
+    """``text`` as a whole number from ``low`` to ``high``; a user error otherwise."""
+    try:
+        value = int(text.replace("_", ""))
+    except ValueError:
+        raise UserError(f"{what} is a whole number, not {text!r}") from None
+    if value < low or (high is not None and value > high):
+        bound = f"from {low} to {high}" if high is not None else f"at least {low}"
+        raise UserError(f"{what} must be {bound}, not {value}")
+    return value
+
+
+def cmd_solve(args: argparse.Namespace) -> int:
+    budget = whole_number(args.budget, "--budget", 1)
+    if args.state is not None or args.variation is None:
+        if args.seed is not None or args.settings:
+            raise UserError("--seed and --set do not apply to a given state (its options are in it)")
+        variation, state = cli.state_from_args(args)
+        if args.variation is not None and args.variation != variation.name:
+            raise UserError(f"the state is a {variation.name} state, not {args.variation}")
+    else:
+        variation, options = cli.variation_from_args(args)
+        seed = 1 if args.seed is None else parse_seed(args.seed)
+        state = new_game(variation, seed, options)
+    result = solve(variation, state, budget)
+    lines = [f"{result.outcome} nodes={result.nodes} seconds={result.seconds:.2f}"]
+    lines += [str(move) for move in result.moves]
+    cli.write("".join(f"{line}\n" for line in lines))
+    return 0
+
+
+def parse_seed(text: str) -> int:
+    try:
+        return cli.seed_number(text)
+    except argparse.ArgumentTypeError as error:
+        raise UserError(f"--seed: {error}") from None
+
+
+def cmd_winnability(args: argparse.Namespace) -> int:
+    variation, options = cli.variation_from_args(args)
+    deals = whole_number(args.deals, "--deals", 1)
+    budget = whole_number(args.budget, "--budget", 1)
+    first = whole_number(args.first, "--first", 0, 2**64 - deals)
+    jobs = whole_number(args.jobs, "--jobs", 1, MAX_JOBS)
+    settings = " ".join(f"{name}={format_option_value(value)}" for name, value in sorted(options.items()))
+    heading = (
+        f"{variation.name}{' ' + settings if settings else ''}: deals {first}..{first + deals - 1}, "
+        f"budget {budget} nodes, jobs {jobs}"
+    )
+    started = time.perf_counter()
+    with Progress(heading, deals) as progress:
+        tally = run(variation.name, deals, budget, options, jobs=jobs, first=first, progress=progress.advance)
+    cli.write(report(heading, tally, time.perf_counter() - started))
+    return 0
+
+
+def report(heading: str, tally: Tally, wall: float) -> str:
+    """The final summary of a winnability run."""
+    low, high = tally.interval()
+    rate = tally.won / tally.deals if tally.deals else 0.0
+    return (
+        f"{heading}\n"
+        f"won {tally.won}  lost {tally.lost}  undecided {tally.undecided}  of {tally.deals}\n"
+        f"win rate {rate:.1%}  95% interval {low:.1%}..{high:.1%} "
+        "(Wilson; undecided counted as lost..as won)\n"
+        f"decided {tally.decided:.1%}  nodes {tally.nodes}  solver seconds {tally.seconds:.1f}  "
+        f"wall seconds {wall:.1f}\n"
+    )
+
+
+class Progress:
+    """A rich progress bar on stderr; a plain line every 5% when stderr is not a terminal."""
+
+    def __init__(self, heading: str, total: int) -> None:
+        from rich.console import Console
+
+        self.heading = heading
+        self.total = total
+        self.done = 0
+        self.counts = {"won": 0, "lost": 0, "undecided": 0}
+        self.console = Console(stderr=True, highlight=False)
+        self.bar: Any = None
+        self.task: Any = None
+        self.step = max(1, total // 20)
+
+    def __enter__(self) -> Progress:
+        if self.console.is_terminal and os.environ.get("TERM") != "dumb":
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+            self.bar = Progress(
+                TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                TextColumn("{task.fields[counts]}"), TimeRemainingColumn(), console=self.console,
+            )
+            self.bar.start()
+            name = self.heading.split(":")[0]
+            self.task = self.bar.add_task(name, total=self.total, counts=self.tally_text())
+        return self
+
+    def tally_text(self) -> str:
+        return " ".join(f"{word} {count}" for word, count in self.counts.items())
+
+    def advance(self, seed: int, outcome: str) -> None:
+        self.done += 1
+        self.counts[outcome] += 1
+        if self.bar is not None:
+            self.bar.update(self.task, advance=1, counts=self.tally_text())
+        elif self.done % self.step == 0 or self.done == self.total:
+            print(f"{self.done}/{self.total} deals: {self.tally_text()}", file=sys.stderr, flush=True)
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar is not None:
+            self.bar.stop()

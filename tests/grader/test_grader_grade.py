@@ -1,0 +1,166 @@
+"""Grading a submission: results.json in Gradescope's format, feedback.md, the CLI."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from grader import catalog
+from grader.feedback import category_output, describe_failure, feedback_markdown
+from grader.grade import grade_in_process, grade_submission, sandbox_available
+from grader.mutants import reference_source
+from grader.scoring import CategoryScore, results_json, score_categories
+from grader.traces.build import reference_variation
+
+VISIBILITIES = {"visible", "hidden", "after_due_date", "after_published"}
+
+
+def check_gradescope(results, variation):
+    """The fields and types Gradescope reads from results.json."""
+    assert isinstance(results["score"], (int, float))
+    assert isinstance(results["execution_time"], (int, float))
+    assert isinstance(results["output"], str)
+    assert results["visibility"] in VISIBILITIES
+    tests = results["tests"]
+    assert [t["tags"] for t in tests] == [[c] for c in catalog.points(variation)]
+    for test in tests:
+        assert isinstance(test["name"], str) and test["name"]
+        assert isinstance(test["score"], (int, float)) and isinstance(test["max_score"], (int, float))
+        assert 0 <= test["score"] <= test["max_score"]
+        assert isinstance(test["output"], str)
+        assert test["visibility"] in VISIBILITIES
+        assert test["status"] in ("passed", "failed")
+    assert results["score"] == pytest.approx(sum(t["score"] for t in tests))
+
+
+@pytest.fixture(scope="module")
+def graded_reference(tmp_path_factory):
+    root = tmp_path_factory.mktemp("reference")
+    (root / "sub").mkdir()
+    (root / "sub" / "bismarck.py").write_text(reference_source("bismarck")[1], encoding="utf-8")
+    out = root / "out"
+    out.mkdir()  # an existing empty directory is fine
+    return grade_submission(root / "sub", "bismarck", out, worker="local"), out
+
+
+def test_the_reference_gets_full_marks_through_the_suite_subprocess(graded_reference):
+    results, out = graded_reference
+    check_gradescope(results, "bismarck")
+    assert results["score"] == catalog.entry("bismarck").total
+    assert all(t["status"] == "passed" for t in results["tests"])
+    written = json.loads((out / "results.json").read_text(encoding="utf-8"))
+    assert written == results
+    assert "Total: 100 / 100" in (out / "feedback.md").read_text(encoding="utf-8")
+
+
+def test_a_missing_rules_file_scores_zero_with_a_reason(tmp_path):
+    (tmp_path / "sub").mkdir()
+    results = grade_submission(tmp_path / "sub", "scorpion", tmp_path / "out", worker="local")
+    check_gradescope(results, "scorpion")
+    assert results["score"] == 0
+    assert "no file scorpion.py" in results["output"]
+
+
+def test_out_must_be_new_or_empty(tmp_path):
+    from solitaire.errors import UserError
+
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "out").mkdir()
+    (tmp_path / "out" / "old.txt").write_text("x")
+    with pytest.raises(UserError, match="not empty"):
+        grade_submission(tmp_path / "sub", "scorpion", tmp_path / "out", worker="local")
+    with pytest.raises(UserError, match="no variation 'klondike'"):
+        grade_submission(tmp_path / "sub", "klondike", tmp_path / "out2", worker="local")
+
+
+@pytest.mark.skipif(not sandbox_available(), reason="the sandbox is not installed")
+def test_the_starter_scores_zero_in_the_sandbox(tmp_path):
+    from grader.check_suite import ROOT, stub_source
+
+    starter = ROOT / "starter" / "scorpion.py"
+    text = starter.read_text() if starter.is_file() else stub_source(reference_source("scorpion")[1])
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "scorpion.py").write_text(text, encoding="utf-8")
+    results = grade_submission(tmp_path / "sub", "scorpion", tmp_path / "out")
+    check_gradescope(results, "scorpion")
+    assert results["score"] == 0 and results["extra_data"]["worker"] == "sandbox"
+    feedback = (tmp_path / "out" / "feedback.md").read_text(encoding="utf-8")
+    assert "raised NotImplementedError in deal" in feedback
+
+
+def test_feedback_shows_one_example_the_board_the_move_and_expected_vs_actual(traces_of):
+    base = type(reference_variation("scorpion"))
+
+    class Bug(base):
+        def tableau_accepts(self, state, pile, cards, source):
+            top = state.top(pile)
+            return top is not None and top.rank == cards[0].rank + 1  # forgets the suit
+
+    scores = grade_in_process(Bug(), "scorpion", traces_of("scorpion"))
+    item = next(s for s in scores if s.category == "tableau_accepts")
+    text = category_output(item, "first_failure")
+    assert "First failing check" in text and "Board before it" in text and "scorpion moves=" in text
+    assert "Expected: `" in text and "; your code: `" in text
+    assert "tableau_accepts(" in text and "should return False" in text
+    assert text.count("```") == 2  # exactly one board: no more hidden content than one example
+    counts = category_output(item, "counts")
+    assert "Board" not in counts and "checks passed" in counts
+    assert "checks" not in category_output(item, "none")
+    markdown = feedback_markdown("Scorpion", "scorpion.py", scores, "first_failure")
+    assert "| tableau_accepts: what a pile takes |" in markdown and "canonical state notation" in markdown
+
+
+def test_scores_are_fractions_of_points():
+    scores = score_categories({"deal": [3, 4], "is_won": [5, 5]}, {"deal": 10, "is_won": 8, "after_move": 2})
+    assert [s.score for s in scores] == [7.5, 8.0, 0.0]
+    results = results_json(scores, {}, "summary", "after_due_date", 1.25)
+    assert results["score"] == 15.5 and results["tests"][2]["status"] == "failed"
+    assert all(t["visibility"] == "after_due_date" for t in results["tests"])
+    assert "Not tested" in category_output(scores[2], "first_failure")
+
+
+def test_describe_failure_of_a_state_check():
+    failure = {"trace": "t", "step": 4, "subject": "the state after deal (before automatic effects)",
+               "expected": "a\n", "actual": "b\n", "message": "deal does not do what it should",
+               "move": "deal", "before": "scorpion moves=runs\nphase play\n", "kind": "action"}
+    text = describe_failure(failure)
+    assert "Move: `deal`" in text and "step 4" in text and "Expected:" not in text
+
+
+def test_cli_grade_reports_a_user_error_in_one_line(tmp_path):
+    (tmp_path / "out").mkdir()
+    (tmp_path / "out" / "x").write_text("x")
+    process = subprocess.run(
+        [sys.executable, "-m", "solitaire", "grade", str(tmp_path), "--variation", "scorpion",
+         "--out", str(tmp_path / "out"), "--worker", "local"],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert process.returncode == 2
+    assert process.stderr.strip().splitlines()[-1].startswith("solitaire: error: --out")
+    assert "Traceback" not in process.stderr
+
+
+def test_catalog_matches_the_references():
+    assert catalog.problems() == []
+    assert set(catalog.approved()) <= set(catalog.names())
+    for name in catalog.names():
+        assert catalog.entry(name).total == 100
+
+
+def test_a_bad_catalog_is_reported(tmp_path):
+    from solitaire.errors import UserError
+
+    path = tmp_path / "catalog.toml"
+    path.write_text('[grading]\nvisibility = "sometimes"\n[variations.scorpion.points]\ndeal = -1\n')
+    with pytest.raises(UserError, match="visibility must be one of"):
+        catalog.settings(path)
+    with pytest.raises(UserError, match="must be a number >= 0"):
+        catalog.entry("scorpion", path)
+    with pytest.raises(LookupError):
+        catalog.entry("klondike", path)
+
+
+def test_category_score_rounding():
+    item = CategoryScore("deal", 10.0, 1, 3)
+    assert item.score == 3.33 and CategoryScore("deal", 10.0, 3, 3).score == 10.0

@@ -1,0 +1,188 @@
+"""Replay: the reference passes its own traces; bugs cost their own category only; resync."""
+
+import pytest
+
+from grader.grade import grade_in_process, replay_all
+from grader.traces.build import reference_variation
+from solitaire.protocol import LocalWorker, Worker, WorkerError
+from solitaire.traces import Replay, planned, replay
+
+VARIATIONS = ("napoleons_square", "metternich", "bismarck", "indian", "double_fives", "scorpion")
+
+
+@pytest.mark.parametrize("name", VARIATIONS)
+def test_reference_passes_every_hidden_check(name, reference_scores, traces_of):
+    scores = reference_scores(name)
+    assert scores, name
+    for item in scores:
+        assert item.total > 0, f"{name}: no check exercises {item.category}"
+        assert item.passed == item.total, f"{name}: {item.category}: {item.first_failure}"
+        assert item.score == item.max_score
+    expected = sum((planned(t) for t in traces_of(name)), start=planned({"start": {}, "steps": []}))
+    assert {s.category: s.total for s in scores} == {c: expected[c] for c in (s.category for s in scores)}
+
+
+def _lost(scores):
+    return {s.category for s in scores if s.passed < s.total}
+
+
+def buggy(name):
+    """A subclass of the reference that breaks exactly one rule method, and that method."""
+    base = type(reference_variation(name))
+
+    if name == "scorpion":
+        class Bug(base):
+            def space_accepts(self, state, pile, cards, source):
+                return cards[0].rank >= 12  # a queen too
+
+        return Bug(), "space_accepts"
+    if name == "napoleons_square":
+        class Bug(base):
+            def tableau_accepts(self, state, pile, cards, source):
+                top = state.top(pile)
+                return len(cards) == 1 and top is not None and top.rank == cards[0].rank + 1  # any suit
+
+        return Bug(), "tableau_accepts"
+    if name == "metternich":
+        class Bug(base):
+            def special_moves(self, state):
+                moves = base.special_moves(self, state)
+                if state.is_empty("s") and not moves:
+                    return list(base.special_moves(self, _with_redeal(state)))  # a second redeal
+                return moves
+
+        return Bug(), "special_moves"
+    if name == "bismarck":
+        class Bug(base):
+            def foundation_accepts(self, state, foundation, cards, source):
+                top = state.top(foundation)
+                card = cards[0]
+                return top is not None and card.suit == top.suit and card.rank == top.rank + 1  # no wrap
+
+        return Bug(), "foundation_accepts"
+    if name == "indian":
+        class Bug(base):
+            def after_move(self, state, move):
+                base.after_move(self, state, move)
+                for column in self.piles("tableau"):
+                    state.turn_up(column)
+                    pile = state[column]
+                    if pile.down:  # refilled columns get every card face up
+                        state.set_pile(column, type(pile)(pile.cards, 0))
+
+        return Bug(), "after_move"
+    if name == "double_fives":
+        class Bug(base):
+            def apply_special(self, state, move):
+                if str(move) == "deal":  # sweep the hand row right to left
+                    for slot in reversed(self.piles("hand")):
+                        if not state.is_empty(slot):
+                            state.put("d", state.take(slot), face_up=False)
+                base.apply_special(self, state, move)
+
+        return Bug(), "apply_special"
+    raise AssertionError(name)
+
+
+def _with_redeal(state):
+    copy = state.copy()
+    copy.counters["redeals"] = 1
+    return copy
+
+
+@pytest.mark.parametrize("name", VARIATIONS)
+def test_a_bug_costs_its_own_category_only(name, traces_of):
+    variation, method = buggy(name)
+    scores = grade_in_process(variation, name, traces_of(name))
+    assert _lost(scores) == {method}
+    lost = next(s for s in scores if s.category == method)
+    assert 0 < lost.score < lost.max_score
+    assert lost.first_failure["category"] == method and lost.first_failure["message"]
+
+
+def _long_trace(traces, category):
+    return max((t for t in traces if planned(t)[category]), key=lambda t: len(t["steps"]))
+
+
+def test_resync_a_wrong_effect_early_does_not_spoil_later_checks(traces_of):
+    """Scorpion without turning up cards: after_move fails at its first turn-up, every
+    other check of the trace (before and long after it) still passes."""
+    base = type(reference_variation("scorpion"))
+
+    class NoTurnUp(base):
+        def after_move(self, state, move):
+            saved = {c: state[c] for c in self.piles("tableau")}
+            base.after_move(self, state, move)
+            for column, before in saved.items():
+                after = state[column]
+                if before.cards == after.cards and after.down < before.down:
+                    state.set_pile(column, before)
+
+    trace = _long_trace([t for t in traces_of("scorpion") if t["name"].startswith("midgame")], "after_move")
+    checks = list(replay(trace, LocalWorker(NoTurnUp())))
+    failed = [c for c in checks if not c.ok]
+    assert failed and {c.category for c in failed} == {"after_move"}
+    first = min(c.step for c in failed)
+    later = [c for c in checks if c.step is not None and c.step > first + 3 and c.category != "after_move"]
+    assert len(later) > 20 and all(c.ok for c in later)
+
+
+class FlakyWorker(Worker):
+    """Times out on one request, answers like the reference otherwise."""
+
+    def __init__(self, variation, fail_at):
+        self.inner = LocalWorker(variation)
+        self.count = 0
+        self.fail_at = fail_at
+        self.dead = False
+
+    def request(self, message):
+        self.count += 1
+        if self.count == self.fail_at:
+            self.dead = True
+            raise WorkerError("timeout", "your code did not answer within 2 s")
+        if self.dead and message.get("op") != "load":
+            raise WorkerError("crashed", "the worker is gone")
+        self.dead = False
+        return self.inner.request(message)
+
+
+def test_a_timeout_fails_one_check_and_the_replay_goes_on(traces_of):
+    variation = reference_variation("scorpion")
+    trace = _long_trace(traces_of("scorpion"), "can_pick_up")
+    made = []
+
+    def factory():
+        made.append(FlakyWorker(variation, fail_at=40 if not made else 10**9))
+        return made[-1]
+
+    checks = list(Replay(trace, factory).checks())
+    failed = [c for c in checks if not c.ok]
+    assert len(failed) == 1 and "did not answer within 2 s" in failed[0].message
+    assert len(made) == 2  # the worker was replaced
+    assert len(checks) == sum(planned(trace).values())
+
+
+def test_an_exception_fails_its_check_with_a_readable_message(traces_of):
+    base = type(reference_variation("scorpion"))
+
+    class Raises(base):
+        def is_won(self, state):
+            raise ValueError("not today")
+
+    summary = replay_all(traces_of("scorpion")[:6], lambda: LocalWorker(Raises()))
+    assert {c for c, (p, t) in summary.counts.items() if p < t} == {"is_won"}
+    message = summary.first_failure["is_won"].message
+    assert "raised ValueError in is_won: not today" in message
+
+
+def test_an_unloadable_file_fails_everything(traces_of):
+    class Broken(Worker):
+        def request(self, message):
+            raise WorkerError("error", "SyntaxError: invalid syntax (line 3)", "SyntaxError")
+
+    trace = traces_of("scorpion")[0]
+    checks = list(replay(trace, Broken()))
+    assert checks and not any(c.ok for c in checks)
+    assert len(checks) == sum(planned(trace).values())
+    assert "SyntaxError" in checks[-1].message

@@ -1,0 +1,164 @@
+"""Every attack submission, driven through SandboxWorker directly: nothing it answers is accepted."""
+
+from __future__ import annotations
+
+import os
+import time
+
+import pytest
+from security_support import (
+    ATTACK_NAMES,
+    PLANTED,
+    REPO,
+    SECRET,
+    Guard,
+    compose,
+    drive,
+    processes_of,
+    reference_run,
+)
+
+from grader.sandbox import LoadFailure, SandboxWorker
+
+REFERENCE = reference_run()
+SLACK_S = 3.0  # process start, kill and sweep on a loaded machine
+
+
+def _rule_outcomes(run):
+    return [o for o in run.outcomes if o.student_code]
+
+
+def _messages(run):
+    return [str(o.error) for o in _rule_outcomes(run) if o.error is not None]
+
+
+# What each attack must show besides the common checks.
+def _exit_status_zero(run, worker):
+    assert isinstance(worker.load_failure, LoadFailure)
+    assert "stopped the worker while loading (exit status 0)" in str(worker.load_failure)
+
+
+def _system_exit(run, worker):
+    assert isinstance(worker.load_failure, LoadFailure)
+    assert "called exit() while loading" in str(worker.load_failure)
+
+
+def _all_messages(prefix):
+    def check(run, worker):
+        messages = _messages(run)
+        assert messages and all(m.startswith(prefix) or prefix in m for m in messages), messages
+    return check
+
+
+def _timeouts(run, worker):
+    # After a timeout the next request meets a fresh worker holding no game ("no game yet"), or the
+    # submission's budget is spent; the script does not resync.
+    kinds = [o.kind for o in _rule_outcomes(run)]
+    assert kinds[0] == "timeout" and set(kinds) <= {"timeout", "error"}, kinds
+    assert "did not answer within 1 s" in run.messages() or "used up the 4 s" in run.messages()
+
+
+def _memory(run, worker):
+    # Allocation stops at RLIMIT_AS (MemoryError) or the deadline (zero-filling 512 MiB is slow).
+    kinds = [o.kind for o in _rule_outcomes(run)]
+    assert set(kinds) <= {"error", "crashed", "timeout"}, kinds
+    assert "MemoryError" in " ".join(o.error.error for o in _rule_outcomes(run) if o.error), kinds
+
+
+def _forks_bounded(run, worker):
+    counts = [int(m.split("FORKED:")[1].split()[0]) for m in _messages(run) if "FORKED:" in m]
+    assert counts and max(counts) < worker.limits.processes, counts
+
+
+def _grader_alive(run, worker):
+    # Still here: the grader survived. The worker kept answering (or was restarted) after the attack.
+    assert os.getppid() > 0
+    assert any("KILLED:" in m for m in _messages(run))
+
+
+def _rejected_types(run, worker):
+    # Truthy objects never cross: the probes fail as protocol errors (an int is not true/false) or errors;
+    # what the engine itself concluded from them (a bool) is simply wrong (checked above).
+    kinds = [o.kind for o in _rule_outcomes(run)]
+    assert "protocol" in kinds, kinds
+
+
+def _stdout_ignored(run, worker):
+    assert all(o.error is not None and o.error.error == "NotImplementedError" for o in _rule_outcomes(run))
+    assert '{"ok": true, "value": true' in worker.output
+
+
+def _injection(run, worker):
+    assert isinstance(worker.load_failure, LoadFailure)
+    assert "while loading" in str(worker.load_failure)
+
+
+def _flood(run, worker):
+    assert len(worker.output.encode()) <= worker.limits.output_bytes + 200
+    assert "more bytes dropped" in worker.output
+
+
+def _network(run, worker):
+    messages = _messages(run)
+    assert messages and all(m.startswith("NET:none if:") for m in messages), messages
+    assert set(messages[0].split("if:")[1].split(",")) <= {"lo", ""}
+
+
+EXPECT = {
+    "always_true_eq": _rejected_types,
+    "engine_tampering": _all_messages("TAMPER:readonly"),
+    "forge_results": _all_messages("FORGED:"),
+    "fork_storm": _forks_bounded,
+    "ignore_signals": _timeouts,
+    "import_grader_code": _all_messages("IMPORT:none"),
+    "infinite_loop": _timeouts,
+    "introspection": _all_messages("INTRO:none"),
+    "kill_parent": _grader_alive,
+    "memory_bomb": _memory,
+    "network_access": _network,
+    "os_exit_at_import": _exit_status_zero,
+    "output_flood": _flood,
+    "pytest_monkeypatch": _all_messages("PYTEST:unreachable"),
+    "read_hidden_files": _all_messages("LEAK:none"),
+    "reply_pipe_injection": _injection,
+    "sleep_forever": _timeouts,
+    "stdout_protocol_lines": _stdout_ignored,
+    "system_exit_at_import": _system_exit,
+}
+
+
+def test_every_attack_has_an_expectation():
+    assert sorted(EXPECT) == ATTACK_NAMES
+    assert len(ATTACK_NAMES) >= 15
+
+
+@pytest.mark.parametrize("attack", ATTACK_NAMES)
+def test_attack_is_contained(attack, tmp_path, isolation, attack_limits):
+    submission = tmp_path / "submission"
+    path = compose(attack, submission)
+    guard = Guard(submission, REPO / "reference")
+    assert PLANTED["expected"] == SECRET
+    started = time.monotonic()
+    worker = SandboxWorker(path, attack_limits)
+    try:
+        run = drive(worker)
+        uid = worker._lease.uid if worker._lease is not None else None
+        root = worker.submission.root
+    finally:
+        worker.close()
+    elapsed = time.monotonic() - started
+
+    # Nothing the attack answered counts: every rule step is an error or differs from the reference.
+    for mine, right in zip(_rule_outcomes(run), _rule_outcomes(REFERENCE), strict=True):
+        assert mine.error is not None or mine.value != right.value, (mine.label, mine.value)
+    # The run ended within its limits.
+    assert elapsed <= attack_limits.wall_s + attack_limits.startup_s + SLACK_S, elapsed
+    # No hidden text reached the student's messages; nothing outside the temp copy changed.
+    assert SECRET not in run.messages() and SECRET not in worker.output
+    assert "BEGIN SOLUTION" not in run.messages()
+    assert guard.changes() == []
+    assert not root.exists()
+    if uid is not None:
+        time.sleep(0.05)
+        assert processes_of(uid) == []
+    EXPECT[attack](run, worker)

@@ -1,0 +1,71 @@
+"""solitaire demo end to end in the sandbox: 4 students by default, the full class of 12 marked slow."""
+
+from __future__ import annotations
+
+import csv
+
+import pytest
+from rich.console import Console
+
+from grader.course.demo import run_demo
+from solitaire import cli
+
+
+def grades(path):
+    with (path / "grades.csv").open(encoding="utf-8") as handle:
+        return {row["id"]: row for row in csv.DictReader(handle)}
+
+
+def test_small_demo_end_to_end_in_the_sandbox(tmp_path):
+    """``solitaire demo --students 4``: reference, late, never pushes, a bug; the real grader."""
+    console = Console(file=open(tmp_path / "out.txt", "w"), width=120)  # noqa: SIM115 - closed below
+    try:
+        course = run_demo(tmp_path / "demo", students=4, jobs=2, grader="sandbox", console=console)
+    finally:
+        console.file.close()
+    rows = grades(course)
+    assert [rows[s]["status"] for s in ("s01", "s02", "s03", "s04")] == ["ok", "late", "not-submitted", "ok"]
+    assert rows["s01"]["percent"] == "100"
+    assert float(rows["s02"]["late_penalty"]) == pytest.approx(0.2 * float(rows["s02"]["raw_score"]))
+    assert float(rows["s02"]["raw_score"]) == float(rows["s02"]["max_score"])
+    assert rows["s03"]["feedback"] == "" and rows["s03"]["score"] == "0"
+    assert 0 < float(rows["s04"]["score"]) < float(rows["s04"]["max_score"])  # one flipped comparison
+    assert (course / "feedback" / "s01" / "feedback.md").is_file()
+    printed = (tmp_path / "out.txt").read_text()
+    assert "Gradebook of demo/solitaire" in printed
+    assert str(course / "feedback" / "s01" / "feedback.md") in printed
+
+
+def test_demo_refuses_a_directory_in_use(tmp_path, capsys):
+    (tmp_path / "busy").mkdir()
+    (tmp_path / "busy" / "file.txt").write_text("mine")
+    assert cli.main(["demo", "--dir", str(tmp_path / "busy"), "--grader", "static"]) == 2
+    assert "needs a new or empty directory" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_full_demo_in_the_sandbox(tmp_path):
+    """The README's command: 12 students, the real grader; every scenario ends where it should."""
+    from grader.course.demo import SCENARIOS
+
+    console = Console(file=open(tmp_path / "out.txt", "w"), width=100)  # noqa: SIM115 - closed below
+    try:
+        course = run_demo(tmp_path / "demo", students=12, jobs=2, grader="sandbox", console=console)
+    finally:
+        console.file.close()
+    rows = grades(course)
+    by_scenario: dict[str, list[dict]] = {}
+    for index, scenario in enumerate(SCENARIOS):
+        by_scenario.setdefault(scenario, []).append(rows[f"s{index + 1:02d}"])
+    for row in by_scenario["reference"]:
+        assert row["status"] == "ok" and row["percent"] == "100"
+    (late,) = by_scenario["late"]
+    assert late["status"] == "late" and late["days_late"] == "2"
+    assert float(late["score"]) == pytest.approx(0.8 * float(late["max_score"]))
+    assert by_scenario["never"][0]["status"] == "not-submitted"
+    assert by_scenario["wrong-branch"][0]["status"] == "wrong-branch"
+    for scenario in ("cheat", "starter"):
+        assert by_scenario[scenario][0]["score"] == "0", scenario
+    for scenario in ("bug-tableau", "bug-foundation", "bug-won", "partial"):
+        row = by_scenario[scenario][0]
+        assert 0 <= float(row["score"]) < float(row["max_score"]), scenario
