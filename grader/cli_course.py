@@ -7,6 +7,8 @@
     solitaire course publish [DIR]                            one repo per student
     solitaire course collect [DIR]                            the submissions at the deadline
     solitaire course grade [DIR] [--jobs N] [--regrade]       grade the class
+    solitaire course grade [DIR] --backend celery [--broker URL]   ... on a Celery worker pool
+    solitaire course worker [--broker URL] [--concurrency N]  a Celery grading worker
     solitaire course export [DIR] [--out CSV] [--gradescope ZIP]
     solitaire demo [--dir DIR] [--students N]                 all of it on a simulated class
 
@@ -84,13 +86,36 @@ def register(subparsers: Any) -> None:
               "Grade each collected submission with the sandboxed grader in a process pool,\n"
               "store results by (student, assignment, SHA, grader version) and fill the\n"
               "nbgrader gradebook. A rerun grades only what is missing.",
-              ["solitaire course grade --jobs 2", "solitaire course grade --regrade"])
+              ["solitaire course grade --jobs 2", "solitaire course grade --regrade",
+               "solitaire course grade --backend celery --broker redis://127.0.0.1:6379/0"])
     p.add_argument("--jobs", type=int, default=None, help="parallel graders (default: the course file's)")
     p.add_argument("--regrade", action="store_true", help="grade again even when a result is stored")
     p.add_argument("--grader", default="sandbox", metavar="NAME",
                    help="sandbox (default): the real autograder; static: a structural check that runs "
                         "no student code (tests, dry runs); or package.module:function")
+    p.add_argument("--backend", choices=("local", "celery"), default="local",
+                   help="local (default): a process pool on this machine; celery: Celery workers "
+                        "through a Redis broker (start them with `solitaire course worker`)")
+    p.add_argument("--broker", metavar="URL", default=None,
+                   help="the Redis broker of --backend celery (default: [grading] broker of the "
+                        "course file, else redis://127.0.0.1:6379/0)")
     p.set_defaults(func=run_grade)
+
+    p = cli.add_command(
+        steps, "worker", "run a Celery worker that grades for `course grade --backend celery`",
+        "A Celery worker (prefork pool) on the grading queue of the Redis broker. It grades\n"
+        "with the same sandboxed grader as the local pool and sends each result back to\n"
+        "`course grade`, which alone writes the results and the gradebook. It needs the\n"
+        "course directory at the same path (same machine or a shared file system).\n"
+        "Stop it with Ctrl-C (a grading in progress is finished or handed to another worker).",
+        ["solitaire course worker --broker redis://127.0.0.1:6379/0 --concurrency 2"],
+    )
+    p.add_argument("--broker", metavar="URL", default=None,
+                   help="the Redis broker (default: $SOLITAIRE_BROKER, else redis://127.0.0.1:6379/0)")
+    p.add_argument("--concurrency", type=int, default=1, help="grading processes (default: 1)")
+    p.add_argument("--name", default=None, help="the worker's node name (default: celery's, celery@HOST)")
+    p.add_argument("--loglevel", default="INFO", help="celery's log level (default: INFO)")
+    p.set_defaults(func=run_worker)
 
     p = _step(steps, "export", "write the grades CSV (and a Gradescope autograder zip)",
               "Write grades.csv (one row per student: status, SHA, raw score, late penalty,\n"
@@ -213,12 +238,26 @@ def run_grade(args: argparse.Namespace) -> int:
     if args.jobs is not None and args.jobs < 1:
         cli.fail("--jobs must be at least 1")
     report = grade_class.grade_class(course, jobs=args.jobs, regrade=args.regrade, grader=args.grader,
-                                     console=Console(stderr=True))
+                                     console=Console(stderr=True), backend=args.backend, broker=args.broker)
     for student, reason in report.failed:
         cli.warn(f"{student}: grading failed: {reason}")
     print(f"{len(report.graded)} graded, {len(report.already)} already graded, "
           f"{len(report.failed)} failed, {len(report.not_gradable)} with nothing to grade")
     return ATTENTION if report.failed else 0
+
+
+def run_worker(args: argparse.Namespace) -> int:
+    import os
+
+    from grader.course.grade_class import import_celery_app
+
+    if args.concurrency < 1:
+        cli.fail("--concurrency must be at least 1")
+    celery_app = import_celery_app()
+    broker = celery_app.check_broker(args.broker or os.environ.get(celery_app.BROKER_ENV)
+                                     or celery_app.DEFAULT_BROKER)
+    celery_app.worker_main(broker, concurrency=args.concurrency, loglevel=args.loglevel, name=args.name)
+    return 0
 
 
 def run_export(args: argparse.Namespace) -> int:

@@ -40,7 +40,7 @@ _SECTIONS: dict[str, set[str]] = {
     "late": {"grace_minutes", "penalty_per_day", "cutoff_days"},
     "remote": {"url", "trust_reflog", "branch"},
     "gradebook": {"url"},
-    "grading": {"jobs", "timeout"},
+    "grading": {"jobs", "timeout", "broker"},
     "points": set(),  # [points.<variation>] tables, checked separately
 }
 
@@ -62,6 +62,7 @@ class CourseConfig:
     gradebook_url: str = DEFAULT_GRADEBOOK
     jobs: int = 2
     timeout: float = 600.0
+    broker: str = ""  # Celery broker URL of `course grade --backend celery` ("" = none)
     roster_name: str = "roster.csv"
     approvals_name: str = "approvals.csv"
     points: dict[str, dict[str, float]] = field(default_factory=dict)
@@ -279,6 +280,7 @@ def from_dict(data: dict[str, Any], directory: Path, where: str = CONFIG_NAME) -
         gradebook_url=_typed(data.get("gradebook", {}), "url", str, DEFAULT_GRADEBOOK, where),
         jobs=jobs,
         timeout=float(_typed(grading, "timeout", (int, float), 600, where)),
+        broker=_typed(grading, "broker", str, "", where),
         roster_name=_typed(course, "roster", str, "roster.csv", where),
         approvals_name=_typed(course, "approvals", str, "approvals.csv", where),
         points=points,

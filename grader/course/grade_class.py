@@ -9,6 +9,9 @@
   :mod:`grader.course.graders`) and *returns* the result; only this parent
   process writes, to the results store and to the gradebook (SQLite suits one
   writer). Every result is committed as soon as it arrives.
+* ``backend="celery"``: the same tasks go to a Celery worker pool through a
+  Redis broker (:mod:`grader.course.celery_app`); the workers run the same
+  :func:`grade_one` and send the outcome back; this process still writes alone.
 * After the pool, every stored result of the current collect is written to
   the gradebook again (idempotent), so a crash between the two writes heals
   on the next run.
@@ -33,10 +36,13 @@ from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import ModuleType
 from typing import TYPE_CHECKING
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from solitaire.errors import UserError
 
 from .assign import load_assignments, roster_by_id
 from .collect import Collected, read_collected
@@ -47,6 +53,8 @@ from .results import Key, Result, ResultStore
 from .roster import Student
 from .scores import category_fractions, earned_points
 from .worker import GradeOutcome, GradeTask, grade_one
+
+BACKENDS = ("local", "celery")
 
 if TYPE_CHECKING:
     from .gradebook import CourseGradebook
@@ -59,6 +67,13 @@ class GradeReport:
     failed: list[tuple[str, str]] = field(default_factory=list)
     not_gradable: list[Collected] = field(default_factory=list)
     run_id: str = ""
+
+
+def _progress(console: Console) -> Progress:
+    """The progress bar of a grading run (both backends)."""
+    columns = (TextColumn("[bold]grading"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+               TextColumn("{task.description}"))
+    return Progress(*columns, console=console, transient=False)
 
 
 def _slug(text: str) -> str:
@@ -138,7 +153,12 @@ class ClassGrader:
         regrade: bool = False,
         console: Console | None = None,
         on_result: Callable[[GradeOutcome], None] | None = None,
+        backend: str = "local",
+        broker: str | None = None,
     ) -> GradeReport:
+        """Grade what is missing; ``backend``: ``local`` (process pool) or ``celery`` (``broker``)."""
+        if backend not in BACKENDS:
+            raise UserError(f"unknown grading backend {backend!r} (known: {', '.join(BACKENDS)})")
         config = self.config
         console = console or Console(stderr=True)
         report = GradeReport(run_id=self.run_id)
@@ -156,6 +176,9 @@ class ClassGrader:
             gradebook.ensure_students(list(roster.values()) + dropped)
             rows = {row.student: row for row in gradable}
             pending = list(tasks)
+            if backend == "celery" and pending:
+                self._run_celery(pending, broker, regrade, store, gradebook, rows, report, console, on_result)
+                pending = []
             for attempt in range(2):  # a dead worker breaks the pool: one more round with a new pool
                 if not pending:
                     break
@@ -189,10 +212,8 @@ class ClassGrader:
     ) -> list[GradeTask]:
         """Grade ``tasks``; returns those lost to a broken pool."""
         lost: list[GradeTask] = []
-        columns = (TextColumn("[bold]grading"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                   TextColumn("{task.description}"))
         context = multiprocessing.get_context("spawn")
-        with Progress(*columns, console=console, transient=False) as progress, \
+        with _progress(console) as progress, \
                 ProcessPoolExecutor(max_workers=max(1, jobs), mp_context=context) as pool:
             bar = progress.add_task("" if attempt == 0 else "(retry)", total=len(tasks))
             futures: dict[Future[GradeOutcome], GradeTask] = {pool.submit(grade_one, t): t for t in tasks}
@@ -209,6 +230,35 @@ class ClassGrader:
                     on_result(outcome)
                 progress.update(bar, advance=1, description=task.student)
         return lost
+
+    def _run_celery(
+        self,
+        tasks: list[GradeTask],
+        broker: str | None,
+        regrade: bool,
+        store: ResultStore,
+        gradebook: CourseGradebook,
+        rows: dict[str, Collected],
+        report: GradeReport,
+        console: Console,
+        on_result: Callable[[GradeOutcome], None] | None,
+    ) -> None:
+        """Grade ``tasks`` on Celery workers; each outcome is handled here, as it arrives."""
+        celery_app = import_celery_app()
+        url = celery_app.check_broker(broker or self.config.broker or celery_app.DEFAULT_BROKER)
+        patience = 2 * self.config.timeout + 60  # a busy worker still sends a result within this
+        try:
+            app = celery_app.connect(url)
+        except celery_app.NoWorker as error:
+            raise UserError(str(error)) from None
+        outcomes = celery_app.grade_on_workers(tasks, url, regrade=regrade, patience=patience, app=app)
+        with _progress(console) as progress:
+            bar = progress.add_task(f"(celery {celery_app.safe_url(url)})", total=len(tasks))
+            for outcome in outcomes:
+                self._handle(outcome, store, gradebook, rows, report)
+                if on_result:
+                    on_result(outcome)
+                progress.update(bar, advance=1, description=outcome.task.student)
 
     def _handle(
         self,
@@ -233,15 +283,27 @@ class ClassGrader:
                                                 f"{type(error).__name__}: {error}"))
 
 
+def import_celery_app() -> ModuleType:
+    """:mod:`grader.course.celery_app`, or a one-line error when celery is not installed."""
+    try:
+        from . import celery_app
+    except ImportError as error:
+        raise UserError(f"the celery backend needs celery with Redis ({error}); install it with "
+                        "`pip install 'celery[redis]'` (the project's `scale` extra)") from None
+    return celery_app
+
+
 def grade_class(
     config: CourseConfig,
     jobs: int | None = None,
     regrade: bool = False,
     grader: str = "sandbox",
     console: Console | None = None,
+    backend: str = "local",
+    broker: str | None = None,
 ) -> GradeReport:
     """Grade the class (see the module docstring)."""
-    return ClassGrader(config, grader).run(jobs, regrade, console)
+    return ClassGrader(config, grader).run(jobs, regrade, console, backend=backend, broker=broker)
 
 
 def load_results(config: CourseConfig, grader: str = "sandbox") -> dict[str, Result]:
