@@ -14,7 +14,9 @@ return          ``return x`` -> ``return not x`` in a method answering True/Fals
 constant        an integer ``c`` -> ``c + 1`` and ``c - 1``; ``True`` <-> ``False``
 arith           ``+``/``-``, ``*``/``//``, ``%`` -> ``//`` (also in ``+=`` ...)
 statement       a statement replaced by ``pass``
-swap            the first two positional arguments of a call exchanged
+swap            the first two positional arguments of a call exchanged (not of a
+                symmetric function, ``min``, ``max``, ``ranks_adjacent``: only
+                equivalent mutants by construction)
 builtin         ``all``/``any``, ``min``/``max``
 loop            ``break`` <-> ``continue``
 ==============  ===============================================================
@@ -57,6 +59,9 @@ _ARITH_SWAPS: dict[type, type] = {
     ast.Mod: ast.FloorDiv, ast.BitOr: ast.BitAnd, ast.BitAnd: ast.BitOr,
 }
 _BUILTIN_SWAPS = {"all": "any", "any": "all", "min": "max", "max": "min"}
+#: functions whose first two arguments may be exchanged without changing the result
+#: (``solitaire.cards.ranks_adjacent``: adjacency is symmetric)
+_SYMMETRIC = {"min", "max", "ranks_adjacent"}
 
 
 @dataclass
@@ -139,7 +144,10 @@ class _Sites(ast.NodeVisitor):
             if isinstance(node.func, ast.Name) and node.func.id in _BUILTIN_SWAPS:
                 self.add(node, "builtin", lambda n: _replace(n, func=ast.Name(_BUILTIN_SWAPS[n.func.id],
                                                                               ast.Load())))
-            if len(node.args) >= 2 and not any(isinstance(a, ast.Starred) for a in node.args[:2]):
+            symmetric = isinstance(node.func, ast.Name) and node.func.id in _SYMMETRIC
+            if len(node.args) >= 2 and not symmetric and not any(
+                isinstance(a, ast.Starred) for a in node.args[:2]
+            ):
                 self.add(node, "swap", lambda n: _replace(n, args=[n.args[1], n.args[0], *n.args[2:]]))
         elif isinstance(node, (ast.Break, ast.Continue)):
             self.add(node, "loop", lambda n: ast.Continue() if isinstance(n, ast.Break) else ast.Break())

@@ -56,9 +56,9 @@ class Bismarck(Variation):
         """
         ### BEGIN SOLUTION
         base_rank = cards[0].rank
-        base_cards = [card for card in cards if card.rank == base_rank]  # cards[0] first
-        for foundation, card in zip(self.piles(FOUNDATION), base_cards, strict=True):
-            state.put(foundation, [card])
+        base_cards = (card for card in cards if card.rank == base_rank)  # cards[0] first
+        for foundation in self.piles(FOUNDATION):
+            state.put(foundation, [next(base_cards)])
         rest = [card for card in cards if card.rank != base_rank]
         for index, row in enumerate(self.piles(TABLEAU)):
             state.put(row, rest[index * ROW_LENGTH : (index + 1) * ROW_LENGTH])
@@ -78,10 +78,11 @@ class Bismarck(Variation):
         """B3: a foundation builds up in suit from the base rank, wrapping from
         king to ace, 13 cards each: it takes the card of its suit one rank above
         its top card (an ace on a king). From a row or (B4) from a free cell.
+        Only one card is ever offered: that is :meth:`can_pick_up`'s rule (B2).
         """
         ### BEGIN SOLUTION
+        card, *_ = cards
         top = state.top(foundation)
-        card = cards[0]
         return (
             top is not None
             and len(state[foundation]) < SUIT_LENGTH
@@ -94,13 +95,12 @@ class Bismarck(Variation):
         """B5: a card goes onto the outer card of a row when both are of the same
         colour and one rank apart, above or below, wrapping (a king and an ace
         are adjacent). With option ``same_suit`` they must be of the same suit
-        instead. The card comes from a row or (B4) from a free cell.
+        instead. The card comes from a row or (B4) from a free cell. Only one
+        card is ever offered: that is :meth:`can_pick_up`'s rule (B2).
         """
         ### BEGIN SOLUTION
-        top = state.top(pile)
-        card = cards[0]
-        if top is None:
-            return False
+        card, *_ = cards
+        *_, top = state[pile].cards
         if state.option("same_suit"):
             alike = card.suit == top.suit
         else:

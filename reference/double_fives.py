@@ -102,11 +102,11 @@ class DoubleFives(Variation):
         """D2: any empty foundation takes a card of the base rank (the rank of
         the base card, the bottom card of f1); a foundation builds up in suit,
         one card at a time, wrapping from king to ace, until it holds 13 cards.
+        Only one card is ever offered: that is :meth:`can_pick_up`'s rule (D3).
         """
         ### BEGIN SOLUTION
-        if len(cards) != 1:
-            return False
-        card, top = cards[0], state.top(foundation)
+        card, *_ = cards
+        top = state.top(foundation)
         if top is None:
             base = state["f1"].cards[0] if state["f1"] else None
             return base is not None and card.rank == base.rank
@@ -120,25 +120,22 @@ class DoubleFives(Variation):
     def tableau_accepts(self, state: State, pile: str, cards: tuple[Card, ...], source: str) -> bool:
         """D3: one card goes onto the top card of a column of its own suit one
         rank higher, wrapping: a king may go onto an ace (ranks run K, A, 2 ...).
+        Only one card is ever offered: that is :meth:`can_pick_up`'s rule (D3).
         """
         ### BEGIN SOLUTION
-        if len(cards) != 1:
-            return False
-        card, top = cards[0], state.top(pile)
-        return (
-            top is not None
-            and top.suit == card.suit
-            and top.rank == next_rank(card.rank, wrap=True)
-        )
+        card, *_ = cards
+        *_, top = state[pile].cards
+        return top.suit == card.suit and top.rank == next_rank(card.rank, wrap=True)
         ### END SOLUTION
 
     def space_accepts(self, state: State, pile: str, cards: tuple[Card, ...], source: str) -> bool:
         """D4: an empty column takes any single available card, at any time:
         a column's top card, a hand-row card (phase 1), the top stock card or
-        the top waste card (phase 2).
+        the top waste card (phase 2). Which cards are available, one at a time,
+        is :meth:`can_pick_up`'s rule (D3, D5, D6).
         """
         ### BEGIN SOLUTION
-        return len(cards) == 1
+        return True
         ### END SOLUTION
 
     def special_moves(self, state: State) -> list[Move]:
@@ -168,17 +165,17 @@ class DoubleFives(Variation):
         ### BEGIN SOLUTION
         if move == TO_WASTE:
             state.put("w", state.take("s"))
-            return
-        for slot in self.piles(HAND):
-            if not state.is_empty(slot):
-                state.put("d", state.take(slot), face_up=False)
-        if move == DEAL:
-            for slot in self.piles(HAND):
-                if not state.is_empty("s"):
-                    state.put(slot, state.take("s"))
         else:
-            state.put("s", reversed(state.take("d", len(state["d"]))), face_up=False)
-            state.phase = STOCK_PHASE
+            for slot in self.piles(HAND):
+                if not state.is_empty(slot):
+                    state.put("d", state.take(slot), face_up=False)
+            if move == DEAL:
+                for slot in self.piles(HAND):
+                    if not state.is_empty("s"):
+                        state.put(slot, state.take("s"))
+            else:
+                state.put("s", reversed(state.take("d", len(state["d"]))), face_up=False)
+                state.phase = STOCK_PHASE
         ### END SOLUTION
 
     def after_move(self, state: State, move: Move) -> None:

@@ -86,12 +86,12 @@ class Indian(Variation):
         """I3: an empty foundation takes an ace (any empty one: each is its own
         move); a foundation builds up in suit, one card at a time, to the king.
 
-        A protected card may go to a foundation (I5).
+        A protected card may go to a foundation (I5). Only one card is ever
+        offered: that is :meth:`can_pick_up`'s rule (I4).
         """
         ### BEGIN SOLUTION
-        if len(cards) != 1:
-            return False
-        card, top = cards[0], state.top(foundation)
+        card, *_ = cards
+        top = state.top(foundation)
         if top is None:
             return card.rank == ACE
         return card.suit == top.suit and card.rank == top.rank + 1
@@ -103,15 +103,14 @@ class Indian(Variation):
 
         I5: a protected card (see :meth:`_protected`) may not move onto a column.
         Cards may be packed onto a protected card, unless option
-        ``strict_protection`` is on.
+        ``strict_protection`` is on. Only one card is ever offered: that is
+        :meth:`can_pick_up`'s rule (I4).
         """
         ### BEGIN SOLUTION
-        if len(cards) != 1:
-            return False
-        card, top = cards[0], state.top(pile)
+        card, *_ = cards
+        *_, top = state[pile].cards
         return (
-            top is not None
-            and top.suit != card.suit
+            top.suit != card.suit
             and top.rank == card.rank + 1
             and not self._protected(state, source)
             and not (state.option("strict_protection") and self._protected(state, pile))
@@ -124,10 +123,10 @@ class Indian(Variation):
 
         While the stock has cards a space is never the player's to fill: it is
         refilled at once from the stock (see :meth:`after_move`), so nothing may
-        be moved into it.
+        be moved into it. (One card at a time is :meth:`can_pick_up`'s rule, I4.)
         """
         ### BEGIN SOLUTION
-        return len(cards) == 1 and state.is_empty("s")
+        return state.is_empty("s")
         ### END SOLUTION
 
     def special_moves(self, state: State) -> list[Move]:

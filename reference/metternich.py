@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Sequence
+from itertools import pairwise
 
 from solitaire.cards import ACE, KING, TWO_PACKS, Card
 from solitaire.moves import Move, action, card_move
@@ -77,13 +78,15 @@ class Metternich(Variation):
         ### END SOLUTION
 
     def _disabled_columns(self, state: State) -> tuple[str, ...]:
-        """M5: the disabled columns: every column to the right of the leftmost
-        empty column (none while no column is empty)."""
+        """M5: the leftmost empty column and every column to its right (none while
+        no column is empty). The columns to its right are the disabled ones; the
+        empty column itself gives no card (it has none) and takes none (spaces
+        are never filled), so counting it in changes nothing."""
         ### BEGIN SOLUTION
         columns = self.piles(TABLEAU)
         for index, column in enumerate(columns):
             if state.is_empty(column):
-                return columns[index + 1 :]
+                return columns[index:]
         return ()
         ### END SOLUTION
 
@@ -104,8 +107,7 @@ class Metternich(Variation):
             return False
         cards = state[pile].cards[-count:]
         return all(
-            upper.suit == lower.suit and upper.rank == lower.rank - 1
-            for lower, upper in zip(cards, cards[1:], strict=False)
+            upper.suit == lower.suit and upper.rank == lower.rank - 1 for lower, upper in pairwise(cards)
         )
         ### END SOLUTION
 
@@ -121,7 +123,8 @@ class Metternich(Variation):
         ### BEGIN SOLUTION
         if len(cards) != 1:
             return False
-        top, card = state.top(foundation), cards[0]
+        (card,) = cards
+        top = state.top(foundation)
         if top is None:
             return card.rank == ACE
         return card.suit == top.suit and card.rank == top.rank + 1
@@ -137,13 +140,13 @@ class Metternich(Variation):
         """
         ### BEGIN SOLUTION
         disabled = self._disabled_columns(state)
-        top = state.top(pile)
+        head, *_ = cards
+        *_, top = state[pile].cards
         return (
             pile not in disabled
             and source not in disabled
-            and top is not None
-            and top.suit == cards[0].suit
-            and top.rank == cards[0].rank + 1
+            and top.suit == head.suit
+            and top.rank == head.rank + 1
         )
         ### END SOLUTION
 

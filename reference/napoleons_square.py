@@ -50,13 +50,12 @@ class NapoleonsSquare(Variation):
         face up.
         """
         ### BEGIN SOLUTION
-        aces = [card for card in cards if card.rank == ACE]
-        others = [card for card in cards if card.rank != ACE]
-        for foundation, ace in zip(self.piles(FOUNDATION), aces, strict=True):
-            state.put(foundation, [ace])
-        for pile, card in zip(self.piles(TABLEAU), others[:PILES], strict=True):
-            state.put(pile, [card])
-        state.put("s", reversed(others[PILES:]), face_up=False)
+        aces = (card for card in cards if card.rank == ACE)
+        for foundation in self.piles(FOUNDATION):
+            state.put(foundation, [next(aces)])
+        state.put("s", reversed([card for card in cards if card.rank != ACE]), face_up=False)
+        for pile in self.piles(TABLEAU):
+            state.put(pile, state.take("s"))
         state.phase = PAUSE
         state.counters["rounds"] = 1
         ### END SOLUTION
@@ -71,11 +70,7 @@ class NapoleonsSquare(Variation):
         """
         ### BEGIN SOLUTION
         kind = self.kind(pile)
-        if count != 1 or kind == FOUNDATION:
-            return False
-        if kind == STOCK:
-            return state.phase == PLAY
-        return kind in (TABLEAU, WASTE)
+        return count == 1 and (kind in (TABLEAU, WASTE) or (kind == STOCK and state.phase == PLAY))
         ### END SOLUTION
 
     def foundation_accepts(
@@ -85,15 +80,14 @@ class NapoleonsSquare(Variation):
 
         A card goes onto a foundation whose top card has the same suit and is
         one rank lower. (An empty foundation would take an ace, as the general
-        rulings say; in this game the aces are placed by the deal.)
+        rulings say; in this game the aces are placed by the deal, N1.) Only
+        one card is ever offered: that is :meth:`can_pick_up`'s rule (N5).
         """
         ### BEGIN SOLUTION
-        if len(cards) != 1:
-            return False
-        top, card = state.top(foundation), cards[0]
-        if top is None:
-            return card.rank == ACE
-        return card.suit == top.suit and card.rank == top.rank + 1
+        card, *_ = cards
+        top = state.top(foundation)
+        suit, rank = (top.suit, top.rank + 1) if top is not None else (card.suit, ACE)
+        return card.suit == suit and card.rank == rank
         ### END SOLUTION
 
     def tableau_accepts(self, state: State, pile: str, cards: tuple[Card, ...], source: str) -> bool:
@@ -101,16 +95,13 @@ class NapoleonsSquare(Variation):
 
         A single card goes onto a tableau pile whose top card has the same suit
         and is one rank higher (a 7 of hearts onto the 8 of hearts). This holds
-        during the pauses of the deal too (N2), for tableau cards.
+        during the pauses of the deal too (N2), for tableau cards. Only one
+        card is ever offered: that is :meth:`can_pick_up`'s rule (N5).
         """
         ### BEGIN SOLUTION
-        top = state.top(pile)
-        return (
-            len(cards) == 1
-            and top is not None
-            and top.suit == cards[0].suit
-            and top.rank == cards[0].rank + 1
-        )
+        card, *_ = cards
+        *_, top = state[pile].cards
+        return top.suit == card.suit and top.rank == card.rank + 1
         ### END SOLUTION
 
     def space_accepts(self, state: State, pile: str, cards: tuple[Card, ...], source: str) -> bool:
@@ -119,13 +110,12 @@ class NapoleonsSquare(Variation):
         Only once play has begun: during the pauses of the deal a space may not
         be filled (N2). Then a space takes one card: the top card of the stock,
         the top card of the waste, or a king that is the top card of a tableau
-        pile; nothing else (N6). A space is never filled by itself.
+        pile; nothing else (N6). A space is never filled by itself. (One card
+        at a time is :meth:`can_pick_up`'s rule, N5.)
         """
         ### BEGIN SOLUTION
-        if state.phase != PLAY or len(cards) != 1:
-            return False
-        kind = self.kind(source)
-        return kind in (STOCK, WASTE) or (kind == TABLEAU and cards[0].rank == KING)
+        card, *_ = cards
+        return state.phase == PLAY and (self.kind(source) in (STOCK, WASTE) or card.rank == KING)
         ### END SOLUTION
 
     def special_moves(self, state: State) -> list[Move]:

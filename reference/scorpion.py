@@ -8,8 +8,9 @@ it is removed (cards never move onto them by a player's move).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import pairwise
 
-from solitaire.cards import ACE, KING, ONE_PACK, Card
+from solitaire.cards import KING, ONE_PACK, Card
 from solitaire.moves import Move, action, card_move
 from solitaire.piles import FOUNDATION, RESERVE, TABLEAU, Layout, numbered, single
 from solitaire.state import State
@@ -76,8 +77,7 @@ class Scorpion(Variation):
             return True
         cards = state[pile].cards[-count:]
         return all(
-            upper.suit == lower.suit and upper.rank == lower.rank - 1
-            for lower, upper in zip(cards, cards[1:], strict=False)
+            upper.suit == lower.suit and upper.rank == lower.rank - 1 for lower, upper in pairwise(cards)
         )
         ### END SOLUTION
 
@@ -86,19 +86,16 @@ class Scorpion(Variation):
         rank higher. Nothing goes onto an ace (no king on an ace: ranks do not wrap).
         """
         ### BEGIN SOLUTION
-        top = state.top(pile)
-        return (
-            top is not None
-            and state[pile].top_is_face_up
-            and top.suit == cards[0].suit
-            and top.rank == cards[0].rank + 1
-        )
+        head, *_ = cards
+        *_, top = state[pile].cards
+        return state[pile].top_is_face_up and top.suit == head.suit and top.rank == head.rank + 1
         ### END SOLUTION
 
     def space_accepts(self, state: State, pile: str, cards: tuple[Card, ...], source: str) -> bool:
         """S4: an empty column takes only a king, alone or heading the moved cards."""
         ### BEGIN SOLUTION
-        return cards[0].rank == KING
+        head, *_ = cards
+        return head.rank == KING
         ### END SOLUTION
 
     def special_moves(self, state: State) -> list[Move]:
@@ -110,12 +107,12 @@ class Scorpion(Variation):
     def apply_special(self, state: State, move: Move) -> None:
         """S5: ``deal`` puts the 3 reserve cards face up onto columns 1, 2, 3 (empty
         ones included), in deck order: the 50th card of the deck to column 1.
+        (A hand-made position may hold fewer: then fewer columns get one.)
         """
         ### BEGIN SOLUTION
         for column in self.piles(TABLEAU)[:RESERVE_SIZE]:
-            if state.is_empty("r"):
-                break
-            state.put(column, state.take("r"))
+            if not state.is_empty("r"):
+                state.put(column, state.take("r"))
         ### END SOLUTION
 
     def after_move(self, state: State, move: Move) -> None:
@@ -123,7 +120,9 @@ class Scorpion(Variation):
 
         * a face-down card left on top of a column turns face up;
         * a complete king-to-ace run of one suit lying face up at the top of a
-          column is removed to the first empty foundation pile (king lowest).
+          column is removed to the first empty foundation pile (king lowest):
+          13 face-up cards of one suit, each one rank below the card under it,
+          can only run from king to ace.
 
         Turning up and removing repeat until nothing changes.
         """
@@ -138,11 +137,9 @@ class Scorpion(Variation):
                 if (
                     len(run) == SUIT_LENGTH
                     and pile.is_face_up(-SUIT_LENGTH)
-                    and run[0].rank == KING
-                    and run[-1].rank == ACE
                     and all(
                         upper.suit == lower.suit and upper.rank == lower.rank - 1
-                        for lower, upper in zip(run, run[1:], strict=False)
+                        for lower, upper in pairwise(run)
                     )
                 ):
                     empty = next(f for f in self.piles(FOUNDATION) if state.is_empty(f))

@@ -73,6 +73,7 @@ class Bismarck(Variation):
         """B3: a foundation builds up in suit from the base rank, wrapping from
         king to ace, 13 cards each: it takes the card of its suit one rank above
         its top card (an ace on a king). From a row or (B4) from a free cell.
+        Only one card is ever offered: that is :meth:`can_pick_up`'s rule (B2).
         """
         # YOUR CODE HERE
         raise NotImplementedError()
@@ -81,7 +82,8 @@ class Bismarck(Variation):
         """B5: a card goes onto the outer card of a row when both are of the same
         colour and one rank apart, above or below, wrapping (a king and an ace
         are adjacent). With option ``same_suit`` they must be of the same suit
-        instead. The card comes from a row or (B4) from a free cell.
+        instead. The card comes from a row or (B4) from a free cell. Only one
+        card is ever offered: that is :meth:`can_pick_up`'s rule (B2).
         """
         # YOUR CODE HERE
         raise NotImplementedError()

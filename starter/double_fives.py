@@ -94,6 +94,7 @@ class DoubleFives(Variation):
         """D2: any empty foundation takes a card of the base rank (the rank of
         the base card, the bottom card of f1); a foundation builds up in suit,
         one card at a time, wrapping from king to ace, until it holds 13 cards.
+        Only one card is ever offered: that is :meth:`can_pick_up`'s rule (D3).
         """
         # YOUR CODE HERE
         raise NotImplementedError()
@@ -101,6 +102,7 @@ class DoubleFives(Variation):
     def tableau_accepts(self, state: State, pile: str, cards: tuple[Card, ...], source: str) -> bool:
         """D3: one card goes onto the top card of a column of its own suit one
         rank higher, wrapping: a king may go onto an ace (ranks run K, A, 2 ...).
+        Only one card is ever offered: that is :meth:`can_pick_up`'s rule (D3).
         """
         # YOUR CODE HERE
         raise NotImplementedError()
@@ -108,7 +110,8 @@ class DoubleFives(Variation):
     def space_accepts(self, state: State, pile: str, cards: tuple[Card, ...], source: str) -> bool:
         """D4: an empty column takes any single available card, at any time:
         a column's top card, a hand-row card (phase 1), the top stock card or
-        the top waste card (phase 2).
+        the top waste card (phase 2). Which cards are available, one at a time,
+        is :meth:`can_pick_up`'s rule (D3, D5, D6).
         """
         # YOUR CODE HERE
         raise NotImplementedError()

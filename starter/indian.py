@@ -82,7 +82,8 @@ class Indian(Variation):
         """I3: an empty foundation takes an ace (any empty one: each is its own
         move); a foundation builds up in suit, one card at a time, to the king.
 
-        A protected card may go to a foundation (I5).
+        A protected card may go to a foundation (I5). Only one card is ever
+        offered: that is :meth:`can_pick_up`'s rule (I4).
         """
         # YOUR CODE HERE
         raise NotImplementedError()
@@ -93,7 +94,8 @@ class Indian(Variation):
 
         I5: a protected card (see :meth:`_protected`) may not move onto a column.
         Cards may be packed onto a protected card, unless option
-        ``strict_protection`` is on.
+        ``strict_protection`` is on. Only one card is ever offered: that is
+        :meth:`can_pick_up`'s rule (I4).
         """
         # YOUR CODE HERE
         raise NotImplementedError()
@@ -104,7 +106,7 @@ class Indian(Variation):
 
         While the stock has cards a space is never the player's to fill: it is
         refilled at once from the stock (see :meth:`after_move`), so nothing may
-        be moved into it.
+        be moved into it. (One card at a time is :meth:`can_pick_up`'s rule, I4.)
         """
         # YOUR CODE HERE
         raise NotImplementedError()

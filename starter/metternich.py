@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Sequence
+from itertools import pairwise
 
 from solitaire.cards import ACE, KING, TWO_PACKS, Card
 from solitaire.moves import Move, action, card_move
@@ -66,8 +67,10 @@ class Metternich(Variation):
         raise NotImplementedError()
 
     def _disabled_columns(self, state: State) -> tuple[str, ...]:
-        """M5: the disabled columns: every column to the right of the leftmost
-        empty column (none while no column is empty)."""
+        """M5: the leftmost empty column and every column to its right (none while
+        no column is empty). The columns to its right are the disabled ones; the
+        empty column itself gives no card (it has none) and takes none (spaces
+        are never filled), so counting it in changes nothing."""
         # YOUR CODE HERE
         raise NotImplementedError()
 

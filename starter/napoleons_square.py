@@ -73,7 +73,8 @@ class NapoleonsSquare(Variation):
 
         A card goes onto a foundation whose top card has the same suit and is
         one rank lower. (An empty foundation would take an ace, as the general
-        rulings say; in this game the aces are placed by the deal.)
+        rulings say; in this game the aces are placed by the deal, N1.) Only
+        one card is ever offered: that is :meth:`can_pick_up`'s rule (N5).
         """
         # YOUR CODE HERE
         raise NotImplementedError()
@@ -83,7 +84,8 @@ class NapoleonsSquare(Variation):
 
         A single card goes onto a tableau pile whose top card has the same suit
         and is one rank higher (a 7 of hearts onto the 8 of hearts). This holds
-        during the pauses of the deal too (N2), for tableau cards.
+        during the pauses of the deal too (N2), for tableau cards. Only one
+        card is ever offered: that is :meth:`can_pick_up`'s rule (N5).
         """
         # YOUR CODE HERE
         raise NotImplementedError()
@@ -94,7 +96,8 @@ class NapoleonsSquare(Variation):
         Only once play has begun: during the pauses of the deal a space may not
         be filled (N2). Then a space takes one card: the top card of the stock,
         the top card of the waste, or a king that is the top card of a tableau
-        pile; nothing else (N6). A space is never filled by itself.
+        pile; nothing else (N6). A space is never filled by itself. (One card
+        at a time is :meth:`can_pick_up`'s rule, N5.)
         """
         # YOUR CODE HERE
         raise NotImplementedError()

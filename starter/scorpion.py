@@ -11,8 +11,9 @@ it is removed (cards never move onto them by a player's move).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import pairwise
 
-from solitaire.cards import ACE, KING, ONE_PACK, Card
+from solitaire.cards import KING, ONE_PACK, Card
 from solitaire.moves import Move, action, card_move
 from solitaire.piles import FOUNDATION, RESERVE, TABLEAU, Layout, numbered, single
 from solitaire.state import State
@@ -89,6 +90,7 @@ class Scorpion(Variation):
     def apply_special(self, state: State, move: Move) -> None:
         """S5: ``deal`` puts the 3 reserve cards face up onto columns 1, 2, 3 (empty
         ones included), in deck order: the 50th card of the deck to column 1.
+        (A hand-made position may hold fewer: then fewer columns get one.)
         """
         # YOUR CODE HERE
         raise NotImplementedError()
@@ -98,7 +100,9 @@ class Scorpion(Variation):
 
         * a face-down card left on top of a column turns face up;
         * a complete king-to-ace run of one suit lying face up at the top of a
-          column is removed to the first empty foundation pile (king lowest).
+          column is removed to the first empty foundation pile (king lowest):
+          13 face-up cards of one suit, each one rank below the card under it,
+          can only run from king to ace.
 
         Turning up and removing repeat until nothing changes.
         """
