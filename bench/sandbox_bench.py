@@ -20,6 +20,13 @@ bwrap, the worker), which a busy machine disturbs much less than wall time:
   It isolates the per-request cost of the pipes (no pytest start-up to
   amortise), so its ratio is the worst case.
 
+To compare two versions of the grader in one session, run the bench from each
+checkout in turn, per variation, with ``PYTHONPATH`` set to that checkout (the
+hidden suite's subprocess imports ``grader`` from there too)::
+
+    for v in scorpion indian; do for tree in /tmp/before /tmp/after; do
+        PYTHONPATH=$tree .venv/bin/python $tree/bench/sandbox_bench.py --runs 5 $v; done; done
+
 A script, not a test: the numbers depend on the machine and its load.
 """
 
@@ -53,7 +60,7 @@ BENCH_LIMITS = Limits(wall_s=3600.0)  # the bench measures, it does not police
 
 
 class Counting(Worker):
-    """Counts the requests a worker receives (to report requests per second)."""
+    """Counts the round trips to a worker (a batch of requests is one)."""
 
     def __init__(self, inner: Worker, counter: list[int]) -> None:
         self.inner = inner
@@ -175,7 +182,7 @@ def main(argv: list[str] | None = None) -> int:
                 pair = grade_pair if mode == "grade" else replay_pair
                 result = measure(pair, name, args.runs, holder)
                 ratios = " ".join(f"{r:.2f}" for r in result.ratios)
-                requests = f"  ({result.requests} requests)" if result.requests else ""
+                requests = f"  ({result.requests} round trips)" if result.requests else ""
                 print(f"{name:<18}{mode:<8}{result.local:>9.2f}{result.sandbox:>11.2f}"
                       f"{result.ratio:>7.2f}{result.cpu_ratio:>6.2f}  {ratios}{requests}", flush=True)
                 if mode == "grade":

@@ -117,7 +117,8 @@ def run_suite(rules: Path, name: str, worker: str, work: Path, timeout: float,
     command = [
         sys.executable, "-m", "pytest", str(SUITE_DIR / "test_hidden.py"),
         "-c", str(SUITE_DIR / "pytest.ini"), "--rootdir", str(SUITE_DIR),
-        "-p", "grader.suite.plugin", "-q", "--no-header", "-p", "no:randomly",
+        # plugin autoloading is off (see below): exactly these two plugins are loaded
+        "-p", "pytest_timeout", "-p", "grader.suite.plugin", "-q", "--no-header",
         f"--timeout={trace_timeout:g}",
         "--solitaire-submission", str(rules), "--solitaire-variation", name,
         "--solitaire-worker", worker, "--solitaire-results", str(counts_file),
@@ -127,6 +128,9 @@ def run_suite(rules: Path, name: str, worker: str, work: Path, timeout: float,
         command += ["--solitaire-traces", str(traces_dir)]
     env = dict(os.environ)
     env.pop("PYTEST_ADDOPTS", None)
+    # Installed pytest plugins (hypothesis, anyio, benchmark ...) are not loaded: importing them
+    # cost about a second per submission, and none of them has any business in the hidden suite.
+    env["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
     try:
         process = subprocess.run(command, cwd=work, env=env, capture_output=True, text=True,
                                  timeout=timeout, start_new_session=True)

@@ -23,6 +23,7 @@ request                                                      reply on success
 ``{"op":"moves"}``                                           ``{"ok":true,"value":[M,..]}``
 ``{"op":"won"}``                                             ``{"ok":true,"value":bool}``
 ``{"op":"call","method":NAME,"args":[..]}``                  ``{"ok":true,"value":V}``
+``{"op":"batch","requests":[R,..]}``                         ``{"ok":true,"replies":[..]}``
 ===========================================================  ==========================
 
 ``apply`` does not check legality (the trusted side asks ``legal`` first).
@@ -31,6 +32,11 @@ Stage ``move`` carries the cards or performs the action only; ``effects`` runs
 ``call`` probes one rule method on the current state; its arguments are
 ``can_pick_up [pile, count]``, ``*_accepts [pile, [cards], source]``,
 ``special_moves []`` (value: list of moves), ``is_won []``.
+
+``batch`` answers up to :data:`MAX_BATCH` requests in one round trip: each
+inner request is answered in order, on the state the previous ones left, and
+its reply is exactly the reply it would get on its own (an error reply
+included: a failed inner request stops nothing). Batches do not nest.
 """
 
 from __future__ import annotations
@@ -49,6 +55,7 @@ from .variation import RULE_METHODS, Variation
 
 ACCEPT_METHODS = ("foundation_accepts", "tableau_accepts", "space_accepts")
 PROBE_METHODS = ("can_pick_up", *ACCEPT_METHODS, "special_moves", "is_won")
+MAX_BATCH = 256  # most requests in one batch (Worker.batch splits longer lists)
 
 
 class Session:
@@ -66,9 +73,19 @@ class Session:
     def handle(self, request: dict[str, Any]) -> dict[str, Any]:
         """Answer one request; never raises (failures become error replies)."""
         try:
+            if request.get("op") == "batch":
+                return {"ok": True, "replies": [self.handle_inner(r) for r in batch_requests(request)]}
             return {"ok": True, **self._dispatch(request)}
         except Exception as error:  # noqa: BLE001 - every failure becomes a reply
             return error_reply(error, self.variation)
+
+    def handle_inner(self, request: Any) -> dict[str, Any]:
+        """Answer one request of a batch: as :meth:`handle`, but a batch inside a batch is an error."""
+        if not isinstance(request, dict):
+            return error_reply(TypeError("a request must be a JSON object"))
+        if request.get("op") == "batch":
+            return error_reply(ValueError("a batch cannot hold another batch"))
+        return self.handle(request)
 
     def _dispatch(self, request: dict[str, Any]) -> dict[str, Any]:
         op = request.get("op")
@@ -122,6 +139,16 @@ class Session:
         raise ValueError(f"cannot probe {method!r}")
 
 
+def batch_requests(request: dict[str, Any]) -> list[Any]:
+    """The inner requests of a batch request (a list of at most :data:`MAX_BATCH`), or ValueError."""
+    requests = request.get("requests")
+    if type(requests) is not list:
+        raise ValueError("a batch needs a list of requests")
+    if len(requests) > MAX_BATCH:
+        raise ValueError(f"a batch holds at most {MAX_BATCH} requests, not {len(requests)}")
+    return requests
+
+
 def _strict_bool(value: object, method: str) -> bool:
     if type(value) is not bool:
         raise TypeError(f"{method} must return True or False, not {type(value).__name__}")
@@ -142,9 +169,10 @@ def _rule_method_in(error: BaseException, variation: Variation | None) -> str | 
         return None
     module_file = getattr(sys.modules.get(type(variation).__module__), "__file__", None)
     found = None
-    for frame in traceback.extract_tb(error.__traceback__):
-        if frame.name in RULE_METHODS and (module_file is None or frame.filename == module_file):
-            found = frame.name
+    for frame, _line in traceback.walk_tb(error.__traceback__):  # no source lines read: cheap
+        code = frame.f_code
+        if code.co_name in RULE_METHODS and (module_file is None or code.co_filename == module_file):
+            found = code.co_name
     return found
 
 
@@ -153,14 +181,69 @@ class WorkerError(Exception):
 
     ``kind`` is ``"error"`` (student code raised; ``error`` and ``method`` say
     what and where), ``"timeout"``, ``"crashed"`` or ``"protocol"`` (a reply
-    that breaks the protocol).
+    that breaks the protocol). Raised by :meth:`Worker.batch`, ``answered``
+    holds the inner replies received before the failure, which belongs to the
+    next inner request (none: the failure could not be placed, it is the first's).
     """
 
-    def __init__(self, kind: str, message: str, error: str = "", method: str = "") -> None:
+    def __init__(self, kind: str, message: str, error: str = "", method: str = "",
+                 answered: list[dict[str, Any]] | None = None) -> None:
         super().__init__(message)
         self.kind = kind
         self.error = error
         self.method = method
+        self.answered: list[dict[str, Any]] = list(answered or [])
+
+
+def checked_ok(reply: dict[str, Any]) -> dict[str, Any]:
+    """``reply`` if it reports success; else :class:`WorkerError` (``error``, or ``protocol`` without ok)."""
+    if reply.get("ok") is not True:
+        if reply.get("ok") is False:
+            raise WorkerError(
+                "error",
+                str(reply.get("message", "")),
+                str(reply.get("error", "")),
+                str(reply.get("method", "")),
+            )
+        raise WorkerError("protocol", "reply without ok")
+    return reply
+
+
+def checked_value(reply: dict[str, Any], kind: type) -> Any:
+    """The ``value`` of a successful reply, checked to be a bool or a list of move strings."""
+    value = checked_ok(reply).get("value")
+    if kind is bool and type(value) is not bool:
+        raise WorkerError("protocol", f"expected true or false, got {type(value).__name__}")
+    if kind is list and not (
+        type(value) is list and all(type(item) is str for item in value)
+    ):
+        raise WorkerError("protocol", "expected a list of moves")
+    return value
+
+
+def checked_state(reply: dict[str, Any]) -> str:
+    """The ``state`` text of a successful reply."""
+    state = checked_ok(reply).get("state")
+    if type(state) is not str:
+        raise WorkerError("protocol", "expected a state text")
+    return state
+
+
+def checked_batch(reply: dict[str, Any], count: int) -> list[dict[str, Any]]:
+    """The inner replies of a batch reply: exactly ``count`` JSON objects, each with ok true or false.
+
+    A malformed inner reply is a ``protocol`` error placed at its index (``answered``: the ones before).
+    """
+    replies = checked_ok(reply).get("replies")
+    if type(replies) is not list:
+        raise WorkerError("protocol", "a batch reply without a list of replies")
+    if len(replies) != count:
+        raise WorkerError("protocol", f"a batch of {count} requests answered with {len(replies)} replies")
+    for index, inner in enumerate(replies):
+        if type(inner) is not dict or type(inner.get("ok")) is not bool:
+            raise WorkerError("protocol", "a reply in a batch that is not a JSON object with ok",
+                              answered=replies[:index])
+    return replies
 
 
 class Worker(ABC):
@@ -179,34 +262,32 @@ class Worker(ABC):
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    def batch(self, messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Send ``messages`` as batch requests (one round trip per :data:`MAX_BATCH`); their replies.
+
+        Each inner reply is what the request alone would get, checked to be a
+        JSON object with ``ok`` (read it with :func:`checked_value` etc.). A
+        failure of the batch itself (timeout, crash, a malformed reply) raises
+        :class:`WorkerError` whose ``answered`` lists the replies received before it.
+        """
+        replies: list[dict[str, Any]] = []
+        for first in range(0, len(messages), MAX_BATCH):
+            chunk = list(messages[first:first + MAX_BATCH])
+            try:
+                replies += checked_batch(self.request({"op": "batch", "requests": chunk}), len(chunk))
+            except WorkerError as error:
+                error.answered = replies + error.answered
+                raise
+        return replies
+
     def _ok(self, message: dict[str, Any]) -> dict[str, Any]:
-        reply = self.request(message)
-        if reply.get("ok") is not True:
-            if reply.get("ok") is False:
-                raise WorkerError(
-                    "error",
-                    str(reply.get("message", "")),
-                    str(reply.get("error", "")),
-                    str(reply.get("method", "")),
-                )
-            raise WorkerError("protocol", "reply without ok")
-        return reply
+        return checked_ok(self.request(message))
 
     def _value(self, message: dict[str, Any], kind: type) -> Any:
-        value = self._ok(message).get("value")
-        if kind is bool and type(value) is not bool:
-            raise WorkerError("protocol", f"expected true or false, got {type(value).__name__}")
-        if kind is list and not (
-            type(value) is list and all(type(item) is str for item in value)
-        ):
-            raise WorkerError("protocol", "expected a list of moves")
-        return value
+        return checked_value(self.request(message), kind)
 
     def _state(self, message: dict[str, Any]) -> str:
-        state = self._ok(message).get("state")
-        if type(state) is not str:
-            raise WorkerError("protocol", "expected a state text")
-        return state
+        return checked_state(self.request(message))
 
     def start(self, cards: list[str], options: dict[str, Any]) -> str:
         return self._state({"op": "start", "cards": cards, "options": options})

@@ -78,6 +78,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .ahead import SNAPSHOT, Ahead, Item
 from .cards import parse_card
 from .errors import InvalidNotation, SolitaireError
 from .moves import MOVE, parse_move
@@ -490,14 +491,29 @@ class Replay:
     function, a worker that timed out or crashed is replaced before the replay
     goes on (a worker object may also restart itself; either way the expected
     state is loaded again).
+
+    ``batch`` (the default) sends the requests of each step ahead as one batch
+    (:mod:`solitaire.ahead`); the checks are the same as with ``batch=False``,
+    which sends one request per question.
     """
 
-    def __init__(self, trace: dict[str, Any], worker: WorkerSource, name: str | None = None) -> None:
+    def __init__(self, trace: dict[str, Any], worker: WorkerSource, name: str | None = None,
+                 batch: bool = True) -> None:
         self.trace = trace
         self.name = name or trace["name"]
         self._factory = None if isinstance(worker, Worker) else worker
         self.worker: Worker = worker if isinstance(worker, Worker) else worker()
         self.expected = state_text(trace["start"]["state"])
+        self._ahead = Ahead(lambda: self.worker) if batch else None
+
+    @property
+    def _io(self) -> Worker:
+        """Where the replay's requests go: the batches sent ahead, or the worker itself."""
+        return self._ahead if self._ahead is not None else self.worker
+
+    def _send_ahead(self, first: list[dict[str, Any]], step: dict[str, Any] | None) -> None:
+        if self._ahead is not None:
+            self._ahead.send([Item(m) for m in first] + (_plan(step) if step is not None else []))
 
     # -- worker handling ------------------------------------------------------
     def _renew(self) -> None:
@@ -507,6 +523,8 @@ class Replay:
             except Exception:  # noqa: BLE001 - a dead worker may fail to close
                 pass
             self.worker = self._factory()
+            if self._ahead is not None:
+                self._ahead.forget()
 
     def _restore(self, state: str, error: WorkerError | None = None) -> None:
         """Load ``state`` into the worker, replacing a dead worker first."""
@@ -514,7 +532,7 @@ class Replay:
             self._renew()
         for attempt in range(2):
             try:
-                self.worker.load(state)
+                self._io.load(state)
                 return
             except WorkerError as failure:
                 if attempt == 0 and (failure.kind != "error" or self._factory is not None):
@@ -537,6 +555,8 @@ class Replay:
         try:
             yield from self._start()
             for index, step in enumerate(self.trace["steps"]):
+                if index:
+                    self._send_ahead([], step)
                 yield from self._step(index, step)
         except _Lost as lost:
             yield from self._abandon(str(lost))
@@ -559,12 +579,17 @@ class Replay:
         self._made = Counter()
         start = self.trace["start"]
         expected = state_text(start["state"])
+        steps = self.trace["steps"]
+        first = steps[0] if steps else None
         if "cards" not in start:
+            self._send_ahead([{"op": "load", "state": expected}], first)
             self._restore(expected)
             return
         subject = "the deal"
+        cards, options = list(start["cards"]), dict(self.trace["options"])
+        self._send_ahead([{"op": "start", "cards": cards, "options": options}], first)
         try:
-            actual = self.worker.start(list(start["cards"]), dict(self.trace["options"]))
+            actual = self._io.start(cards, options)
         except WorkerError as error:
             yield self._record(Check(self.name, None, "deal", False, subject,
                                      message=self._error_message(error, "deal"), kind="deal"))
@@ -607,7 +632,7 @@ class Replay:
     def _probe(self, index: int, probe: dict[str, Any], before: str, move: str | None) -> Check:
         method, args, expect = probe["method"], probe["args"], probe["expect"]
         subject = _describe_args(method, args)
-        actual, error = self._ask(subject, lambda: self.worker.call(method, list(args)), before)
+        actual, error = self._ask(subject, lambda: self._io.call(method, list(args)), before)
         if error is not None:
             return Check(self.name, index, method, False, subject, expect, None, error, move, before,
                          "probe")
@@ -631,7 +656,7 @@ class Replay:
         subject = "the set of legal moves"
         expect = step["moves"]
         try:
-            actual = self.worker.moves()
+            actual = self._io.moves()
         except WorkerError as failure:
             # the method that raised is to blame; a timeout names none: the probes of
             # this step (asked one by one) already show which method is slow
@@ -643,6 +668,8 @@ class Replay:
         if actual == expect:
             return
         blamed: dict[str, str] = {}
+        if self._ahead is not None:
+            self._ahead.insert(_blame_calls(sorted(set(actual) ^ set(expect)), self.trace["targets"]), before)
         for text in sorted(set(actual) ^ set(expect)):
             category, why = self._blame(text, text in expect, step, before)
             blamed.setdefault(category, why)
@@ -666,7 +693,7 @@ class Replay:
         expected_pick = count <= len(known) and known[count - 1] == "1"
         subject = f"can_pick_up({source}, {count})"
         try:
-            picked = self.worker.call("can_pick_up", [source, count])
+            picked = self._io.call("can_pick_up", [source, count])
         except WorkerError as error:
             self._restore(before, error)
             return "can_pick_up", self._error_message(error, subject)
@@ -687,7 +714,7 @@ class Replay:
     def _move(self, index: int, step: dict[str, Any], before: str, move: str) -> Iterator[Check]:
         if step["action"]:
             subject = f"whether {move} is legal"
-            actual, error = self._ask(subject, lambda: self.worker.legal(move), before)
+            actual, error = self._ask(subject, lambda: self._io.legal(move), before)
             legal = step["legal"]
             ok = error is None and actual == legal
             message = error or ("" if ok else (
@@ -720,7 +747,7 @@ class Replay:
     def _apply(self, move: str, stage: str, expected: str) -> tuple[bool, Any, str | None]:
         """Apply one stage of ``move``; on any difference, resync to ``expected``."""
         subject = f"{move} ({'the action itself' if stage == 'move' else 'automatic effects'})"
-        actual, error = self._ask(subject, lambda: self.worker.apply(move, stage), expected)
+        actual, error = self._ask(subject, lambda: self._io.apply(move, stage), expected)
         ok = error is None and actual == expected
         if not ok and error is None:
             self._restore(expected)
@@ -729,7 +756,7 @@ class Replay:
     def _won(self, index: int, step: dict[str, Any], before: str, move: str | None) -> Check:
         subject = "is_won()"
         expect = step["won"]
-        actual, error = self._ask(subject, self.worker.won, self.expected)
+        actual, error = self._ask(subject, self._io.won, self.expected)
         ok = error is None and actual == expect
         message = error or ("" if ok else (
             f"is_won() should return {_yes(expect)} here"
@@ -738,9 +765,46 @@ class Replay:
                      self.expected if move else before, "won")
 
 
-def replay(trace: dict[str, Any], worker: WorkerSource, name: str | None = None) -> Iterator[Check]:
-    """Replay ``trace`` against ``worker`` (a Worker or a factory of workers), check by check."""
-    return Replay(trace, worker, name).checks()
+def replay(trace: dict[str, Any], worker: WorkerSource, name: str | None = None,
+           batch: bool = True) -> Iterator[Check]:
+    """Replay ``trace`` against ``worker`` (a Worker or a factory of workers), check by check.
+
+    ``batch``: send each step's requests ahead in one batch (see :class:`Replay`)."""
+    return Replay(trace, worker, name, batch).checks()
+
+
+def _plan(step: dict[str, Any]) -> list[Item]:
+    """The requests a step sends when nothing goes wrong, in the order :meth:`Replay._step` sends them."""
+    items = [Item({"op": "call", "method": p["method"], "args": list(p["args"])})
+             for p in step.get("probes", ())]
+    later: list[dict[str, Any]] = []
+    move = step.get("move")
+    if move is not None:
+        if step["action"]:
+            later.append({"op": "legal", "move": move})
+        if step["legal"]:
+            stages = ("move", "effects") if step["action"] else ("full",)
+            later += [{"op": "apply", "move": move, "stage": stage} for stage in stages]
+    if "won" in step:
+        later.append({"op": "won"})
+    if "moves" in step:
+        items.append(Item({"op": "moves"}))
+        if later:  # the state to return to should the legal-move set need explaining
+            items.append(Item(dict(SNAPSHOT), internal=True))
+    return items + [Item(m) for m in later]
+
+
+def _blame_calls(texts: list[str], targets: dict[str, str]) -> list[dict[str, Any]]:
+    """The ``can_pick_up`` requests :meth:`Replay._blame` sends for the moves ``texts``, in order."""
+    calls = []
+    for text in texts:
+        try:
+            move = parse_move(text)
+        except InvalidNotation:
+            continue
+        if move.kind == MOVE and move.target in targets:
+            calls.append({"op": "call", "method": "can_pick_up", "args": [move.source, move.count]})
+    return calls
 
 
 @dataclass

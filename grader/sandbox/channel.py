@@ -39,7 +39,7 @@ def _no_constants(name: str) -> Any:
     raise ValueError(f"{name} is not allowed")
 
 
-def check_reply(line: bytes, expected_id: int | None = None) -> dict[str, Any]:
+def check_reply(line: bytes, expected_id: int | None = None, part: int | None = None) -> dict[str, Any]:
     """The reply in ``line`` as a dict, or :class:`Broken` if it is not exactly a protocol reply.
 
     (A repeated key keeps its last value, as JSON parsers do: it is still only a value the worker chose.)
@@ -47,6 +47,8 @@ def check_reply(line: bytes, expected_id: int | None = None) -> dict[str, Any]:
     On the pipe every line also carries ``"id"``, the number of the request it
     answers (0 for the handshake); with ``expected_id`` it must match and is
     removed, so a misplaced or injected line breaks the channel at once.
+    The answer to inner request ``part`` of a batch also carries ``"part"``,
+    which must equal it (and is removed); anywhere else ``part`` is an unexpected key.
     Success: ``ok`` true, optional ``state`` (string) and ``value`` (true/false
     or a list of strings), nothing else. Failure: ``ok`` false, ``error`` and
     ``message`` (strings), optional ``method`` (string), nothing else.
@@ -61,6 +63,10 @@ def check_reply(line: bytes, expected_id: int | None = None) -> dict[str, Any]:
         got = reply.pop("id", None)
         if type(got) is not int or got != expected_id:
             raise Broken("protocol", "an answer that does not belong to the request")
+    if part is not None:
+        got = reply.pop("part", None)
+        if type(got) is not int or got != part:
+            raise Broken("protocol", "an answer in a batch that is not the next one expected")
     ok = reply.get("ok")
     if type(ok) is not bool:
         raise Broken("protocol", "an answer without ok true/false")
@@ -151,16 +157,22 @@ class Channel:
             if timeout <= 0 or not writable.poll(math.ceil(timeout * 1000)):
                 raise Broken("timeout", "the worker did not read its request")
 
-    def receive(self, deadline: float) -> bytes:
-        """One reply line (without the newline), read before ``deadline`` (monotonic)."""
+    def receive(self, deadline: float, more: bool = False) -> bytes:
+        """One reply line (without the newline), read before ``deadline`` (monotonic).
+
+        ``more``: further lines answer the same request (a batch), so what follows this line stays
+        buffered; otherwise anything after it breaks the channel.
+        """
         reply_fd = self.reply_fd
         while True:
             end = self.buffer.find(b"\n")
             if end >= 0:
+                if end > self.reply_cap:
+                    raise Broken("protocol", f"an answer longer than {self.reply_cap} bytes")
                 line = bytes(self.buffer[:end])
                 rest = self.buffer[end + 1:]
-                self.buffer = bytearray()
-                if rest:
+                self.buffer = rest if more else bytearray()
+                if rest and not more:
                     raise Broken("protocol", "more than one answer to one request")
                 return line
             if len(self.buffer) > self.reply_cap:

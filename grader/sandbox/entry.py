@@ -17,7 +17,10 @@ standard library until it has hardened itself:
 6. answers one JSON line on the reply pipe per JSON line read from the
    request pipe, with :meth:`solitaire.protocol.Session.handle`; each line
    carries the request's ``"id"`` (0 for the handshake), checked and removed
-   by the trusted side.
+   by the trusted side. A ``batch`` request is answered with one line per
+   inner request, as soon as it is answered, each carrying the batch's id and
+   ``"part"``, the inner request's index: the trusted side gives every inner
+   request its own deadline and knows which one a timeout or crash belongs to.
 
 Student prints go to fd 1/2, which the trusted side captures separately; the
 protocol uses only the two pipe fds named in CONFIG.
@@ -33,8 +36,10 @@ PRELOADED = ("collections", "copy", "dataclasses", "enum", "functools", "itertoo
              "random", "re", "string", "typing")
 
 
-def _write_line(fd: int, reply: dict, request_id: object = 0) -> None:
+def _write_line(fd: int, reply: dict, request_id: object = 0, part: object = None) -> None:
     reply["id"] = request_id
+    if part is not None:
+        reply["part"] = part
     try:
         text = json.dumps(reply, allow_nan=False)
     except (TypeError, ValueError) as error:
@@ -128,7 +133,7 @@ def main() -> None:
         # readable by the sandbox uid (e.g. under /root); what is loaded now stays usable
         # (the other layers mount it readable).
         from solitaire import catalog
-        from solitaire.protocol import Session, error_reply
+        from solitaire.protocol import Session, batch_requests, error_reply
 
         if config.get("preload"):
             for name in PRELOADED:
@@ -163,11 +168,26 @@ def main() -> None:
             if not isinstance(request, dict):
                 raise ValueError("a request must be a JSON object")
             request_id = request.pop("id", None)
+            if request.get("op") == "batch":
+                _answer_batch(session, batch_requests(request), reply_fd, request_id)
+                continue
             reply = session.handle(request)
         except BaseException as error:  # noqa: BLE001 - SystemExit etc. from student code fail the request
             reply = error_reply(error, variation)
         _write_line(reply_fd, reply, request_id)
     _exit(0)
+
+
+def _answer_batch(session, requests: list, reply_fd: int, request_id: object) -> None:
+    """One line per inner request of a batch, written as soon as it is answered."""
+    from solitaire.protocol import error_reply
+
+    for part, request in enumerate(requests):
+        try:
+            reply = session.handle_inner(request)
+        except BaseException as error:  # noqa: BLE001 - as for a single request
+            reply = error_reply(error, session.variation)
+        _write_line(reply_fd, reply, request_id, part)
 
 
 if __name__ == "__main__":

@@ -45,7 +45,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from solitaire.protocol import Worker, WorkerError
+from solitaire.protocol import Worker, WorkerError, batch_requests
 
 from .channel import Broken, Channel, check_reply
 from .files import Submission
@@ -186,6 +186,8 @@ class SandboxWorker(Worker):
     def request(self, message: dict[str, Any]) -> dict[str, Any]:
         if self.closed:
             raise RuntimeError("this SandboxWorker is closed")
+        if message.get("op") == "batch":
+            return self._batch(message)
         started = time.monotonic()
         try:
             process = self._running(started)
@@ -205,6 +207,39 @@ class SandboxWorker(Worker):
                 raise
         finally:
             self.budget.charge(started)
+
+    def _batch(self, message: dict[str, Any]) -> dict[str, Any]:
+        """Send a batch; read and check one line per inner request, each within its own deadline."""
+        requests = batch_requests(message)
+        if not requests:
+            return {"ok": True, "replies": []}
+        started = time.monotonic()
+        replies: list[dict[str, Any]] = []
+        try:
+            process = self._running(started)
+            self._sent += 1
+            data = (json.dumps({**message, "id": self._sent}, allow_nan=False) + "\n").encode("utf-8")
+            try:
+                process.channel.pending()
+                for part in range(len(requests)):
+                    now = time.monotonic()
+                    remaining = self.budget.remaining() - (now - started)
+                    budget_bound = remaining < self.limits.call_s
+                    deadline = now + max(0.0, min(self.limits.call_s, remaining))
+                    if part == 0:
+                        process.channel.send(data, deadline)
+                    line = process.channel.receive(deadline, more=part + 1 < len(requests))
+                    replies.append(check_reply(line, expected_id=self._sent, part=part))
+            except Broken as broken:
+                failure = self._failure(broken, requests[len(replies)], budget_bound)
+                failure.answered = replies
+                raise failure from None
+            except BaseException:  # interrupted (pytest-timeout, Ctrl-C): leave no half-answered worker
+                self._stop()
+                raise
+        finally:
+            self.budget.charge(started)
+        return {"ok": True, "replies": replies}
 
     def launch(self) -> None:
         """Start the worker now (else the first request does): raises :class:`LoadFailure` etc."""

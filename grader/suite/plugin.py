@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 from collections import Counter
 from dataclasses import asdict
 from pathlib import Path
@@ -81,6 +82,36 @@ def _collector(config: pytest.Config) -> Collector:
 
 def pytest_configure(config: pytest.Config) -> None:
     _collector(config)
+    if config.getoption("--solitaire-submission", None) and config.getoption(
+        "--solitaire-worker", None
+    ) != "local":
+        _prelaunch(config)
+
+
+def _prelaunch(config: pytest.Config) -> None:
+    """Start the sandboxed worker in the background while pytest loads and collects the
+    traces: its start-up (namespaces, interpreter, engine import) then costs no wall time."""
+    from grader.sandbox import sandbox_factory
+
+    results = config.getoption("--solitaire-results")
+    hidden = [str(Path(results).resolve().parent)] if results else []
+    factory = sandbox_factory(config.getoption("--solitaire-submission"), hidden_paths=hidden)
+    worker = factory()
+    launched = threading.Event()
+    finished = threading.Event()
+
+    def launch() -> None:
+        try:
+            worker.launch()
+        except Exception:  # noqa: BLE001 - a load failure is kept by the worker and raised at first use
+            pass
+        launched.set()
+        # The worker dies with the thread that started it (bwrap --die-with-parent uses
+        # PR_SET_PDEATHSIG, which follows the parent *thread*): stay alive until the end.
+        finished.wait()
+
+    threading.Thread(target=launch, name="sandbox-prelaunch", daemon=True).start()
+    config._solitaire_prelaunched = (factory, worker, launched, finished)  # type: ignore[attr-defined]
 
 
 def _graded(trace: dict[str, Any], graded: dict[str, list[Any]]) -> bool:
@@ -140,17 +171,15 @@ def solitaire_worker(request: pytest.FixtureRequest) -> Any:
                              type(error).__name__)
         yield worker
         return
-    from grader.sandbox import sandbox_factory
-
-    results = config.getoption("--solitaire-results")
-    hidden = [str(Path(results).resolve().parent)] if results else []
-    factory = sandbox_factory(submission, hidden_paths=hidden)
+    factory, worker, launched, finished = config._solitaire_prelaunched  # type: ignore[attr-defined]
+    launched.wait()
     try:
         # one worker for every trace: it restarts itself after a timeout or a crash.
         # What student code prints (worker.output) may echo hidden requests: dropped.
-        yield factory()
+        yield worker
     finally:
         factory.close()
+        finished.set()
 
 
 @pytest.fixture(scope="session")

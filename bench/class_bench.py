@@ -1,0 +1,108 @@
+"""Class grading throughput: N submissions graded by the real sandboxed grader, --jobs 1 and 2.
+
+    .venv/bin/python bench/class_bench.py --submissions 12                 # jobs 1 and 2
+    .venv/bin/python bench/class_bench.py --submissions 24 --jobs 2 --mix reference
+
+Builds N submission directories round robin over the variations that have
+hidden traces and over ``--mix`` (``reference``: the reference copied;
+``starter``: the untouched starter, every rule a stub: every request fails,
+the slowest honest submission), then grades them exactly as ``solitaire
+course grade`` does in its worker processes: a process pool of ``--jobs``
+*spawned* processes, each running :func:`grader.course.worker.grade_one` with
+the ``sandbox`` grader (:func:`grader.grade.grade_submission`: hidden suite in
+its pytest subprocess, sandboxed worker, scoring, results.json). What the
+course path adds on top, in its parent process (writing the results store and
+the gradebook), is not measured here.
+
+Reports wall seconds, submissions per minute and the projected time for
+``--project`` submissions (linear: the pool keeps every core busy for a whole
+class). A script, not a test: the figures depend on the machine and its load.
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import os
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from grader.course.worker import GradeOutcome, GradeTask, grade_one  # noqa: E402
+from grader.traces.build import HIDDEN_ROOT  # noqa: E402
+
+MIXES = ("reference", "starter")
+
+
+def build(count: int, mix: list[str], holder: Path) -> list[GradeTask]:
+    """``count`` submissions round robin over variations and ``mix``; their grading tasks."""
+    names = sorted(p.name for p in HIDDEN_ROOT.iterdir() if p.is_dir())
+    tasks = []
+    for index in range(count):
+        name = names[index % len(names)]
+        kind = mix[(index // len(names)) % len(mix)]
+        source = ROOT / kind / f"{name}.py"
+        directory = holder / f"s{index:03d}-{kind}-{name}"
+        directory.mkdir(parents=True)
+        shutil.copy(source, directory / f"{name}.py")
+        tasks.append(GradeTask(directory.name, "bench", name, f"{index:040d}", "bench", "sandbox",
+                               str(directory), str(holder / "out" / directory.name), 1200.0, {}))
+    return tasks
+
+
+def grade_all(tasks: list[GradeTask], jobs: int) -> tuple[float, list[GradeOutcome]]:
+    """Grade ``tasks`` in a pool of ``jobs`` spawned processes (as ``course grade``); wall seconds."""
+    context = multiprocessing.get_context("spawn")
+    started = time.perf_counter()
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+        outcomes = list(pool.map(grade_one, tasks))
+    return time.perf_counter() - started, outcomes
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--submissions", type=int, default=12, help="how many submissions (default 12)")
+    parser.add_argument("--jobs", type=int, action="append", help="pool size; repeat (default: 1 and 2)")
+    parser.add_argument("--mix", default="reference,starter",
+                        help="comma-separated kinds, round robin: reference, starter")
+    parser.add_argument("--project", type=int, default=200, help="project the time of this many")
+    args = parser.parse_args(argv)
+    mix = [kind.strip() for kind in args.mix.split(",") if kind.strip()]
+    if not mix or any(kind not in MIXES for kind in mix):
+        parser.error(f"--mix takes kinds among {', '.join(MIXES)}")
+    jobs_list = args.jobs or [1, 2]
+    print(f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}; {args.submissions} submissions, "
+          f"mix {'/'.join(mix)}")
+    print(f"{'jobs':>4} {'wall s':>8} {'per sub s':>10} {'sub/min':>8} {'median grade s':>15} "
+          f"{'max grade s':>12} {'projected ' + str(args.project):>15}")
+    with tempfile.TemporaryDirectory(prefix="class-bench-") as temporary:
+        for jobs in jobs_list:
+            holder = Path(temporary) / f"jobs{jobs}"
+            tasks = build(args.submissions, mix, holder)
+            wall, outcomes = grade_all(tasks, jobs)
+            failed = [o for o in outcomes if o.results is None]
+            for outcome in failed:
+                print(f"  {outcome.task.student}: grading failed: {outcome.error}")
+            seconds = [o.seconds for o in outcomes]
+            per = wall / len(tasks)
+            projected = per * args.project
+            print(f"{jobs:>4} {wall:>8.1f} {per:>10.2f} {60 / per:>8.1f} {statistics.median(seconds):>15.2f} "
+                  f"{max(seconds):>12.2f} {projected / 60:>11.1f} min", flush=True)
+            for kind in mix:
+                mine = [o.seconds for o in outcomes if f"-{kind}-" in o.task.student]
+                if mine:
+                    print(f"       {kind}: median {statistics.median(mine):.2f} s per submission "
+                          f"({len(mine)} graded)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,190 @@
+"""Questions sent ahead: a replay's requests answered from batches, one round trip per step.
+
+A replay knows, before a step, which requests it will send if nothing goes
+wrong (its probes, the legal-move set, the move's verdict and stages, is_won).
+:class:`Ahead` sends them as one :meth:`~solitaire.protocol.Worker.batch` and
+then answers the replay's requests, in that order, from the replies. The
+replay itself still asks one question at a time, so what it checks, in which
+category and with which message, does not change.
+
+What the replay does that was not foreseen is handled so that every question
+is answered on exactly the state it would be answered on one by one:
+
+* a ``load`` (the resync after a mismatch or an error): it is sent, and the
+  questions still ahead are sent again behind it in the same batch (the
+  worker answered them on a state the replay has now discarded), up to the
+  next one that failed (the rest follow in a later batch);
+* questions the replay asks first (:meth:`Ahead.insert`: the ``can_pick_up``
+  calls that explain a different legal-move set): the worker is first put
+  back in the state it had after the legal-move set, which the batch records
+  right after it (an internal ``state`` request), then they and the questions
+  still ahead are sent;
+* a failure of the batch itself (timeout, crash, a broken reply) is the
+  answer of the request it happened in (:attr:`WorkerError.answered` says
+  which); the requests after it were never answered and are sent again after
+  the resync.
+
+Anything else would be a bug in the replay's plan: :class:`RuntimeError`.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+from typing import Any
+
+from .protocol import Worker, WorkerError, checked_ok, checked_state
+
+Answer = dict[str, Any] | WorkerError | None  # None: not (validly) answered yet
+
+
+@dataclass
+class Item:
+    """One request sent ahead and its answer. ``internal``: asked for the bookkeeping here."""
+
+    message: dict[str, Any]
+    answer: Answer = None
+    internal: bool = False
+    failed_before: bool = False  # it is expected to fail (it did, or its kind mostly does)
+
+
+SNAPSHOT = {"op": "state"}  # the internal request recording the worker's state after the legal-move set
+
+
+class Ahead(Worker):
+    """A :class:`Worker` for the replay that answers from batches sent ahead.
+
+    ``current`` returns the real worker (the replay may replace it); call
+    :meth:`forget` when it does.
+    """
+
+    def __init__(self, current: Any) -> None:
+        self.current = current
+        self.queue: deque[Item] = deque()
+        self.snapshot: str | None = None
+        self.outcomes: dict[tuple[Any, ...], list[int]] = {}  # kind of request -> [failed, answered]
+
+    # -- what the replay announces ------------------------------------------------
+    def send(self, items: list[Item]) -> None:
+        """The replay will ask the requests of ``items`` next, in this order: ask them now.
+
+        A kind of request that failed more often than not so far (every rule of a starter
+        raises) is taken as failing again, which ends the batch there (see :meth:`_run`).
+        """
+        if self._answered():
+            raise RuntimeError(f"replay plan out of step: {self.queue[0].message} was never asked")
+        for item in items:
+            failed, answered = self.outcomes.get(_kind(item.message), (0, 0))
+            item.failed_before = item.failed_before or 2 * failed > answered
+        self.queue = deque(items)
+        self._run()
+
+    def insert(self, messages: list[dict[str, Any]], fallback: str) -> None:
+        """The replay will ask ``messages`` first, then the requests still ahead.
+
+        ``fallback`` is the state to return to should the worker's own state after the
+        legal-move set be unknown (its text could not be made).
+        """
+        front = [Item(m) for m in messages]
+        if self._answered():
+            front.insert(0, Item({"op": "load", "state": self.snapshot or fallback}, internal=True))
+        self._void()
+        self.queue.extendleft(reversed(front))
+        self._run()
+
+    def forget(self) -> None:
+        """The real worker was replaced: it answered nothing of what is queued."""
+        self._void()
+        self.snapshot = None
+
+    # -- the Worker interface -----------------------------------------------------
+    def request(self, message: dict[str, Any]) -> dict[str, Any]:
+        if self.queue and self.queue[0].message != message:
+            if message.get("op") != "load":
+                self.send([])  # raises unless nothing queued was answered
+            else:  # a resync: the questions still ahead are answered again after it
+                self._void()
+                self.queue.appendleft(Item(message))
+                self._run()
+        if not self.queue:
+            return self.current().request(message)
+        if self.queue[0].answer is None:  # not answered (not sent yet, or the batch failed before it)
+            self._run()
+        answer = self.queue.popleft().answer
+        counts = self.outcomes.setdefault(_kind(message), [0, 0])
+        counts[0] += _failed(answer)
+        counts[1] += 1
+        self._internal()
+        if isinstance(answer, WorkerError):
+            raise answer
+        assert answer is not None
+        return answer
+
+    # -- helpers ------------------------------------------------------------------
+    def _answered(self) -> bool:
+        """Whether the worker answered requests still queued (they are a prefix of the queue)."""
+        return bool(self.queue) and self.queue[0].answer is not None
+
+    def _void(self) -> None:
+        """Forget the answers still queued (the state they were answered on is gone)."""
+        for item in self.queue:
+            if item.answer is None:
+                break
+            item.failed_before = item.failed_before or _failed(item.answer)
+            item.answer = None
+
+    def _run(self) -> None:
+        """Send the unanswered requests at the head of the queue as one batch; record the answers.
+
+        The batch ends at the first request that failed before (its answer was voided by a
+        resync, or its kind fails more often than not): it will most likely fail again and
+        be followed by another resync, so what lies beyond it would only be answered in vain
+        (for a submission whose every rule fails, every request would be answered again
+        after every resync). What is left out stays queued, unanswered, for a later batch.
+        """
+        self.snapshot = None
+        items: list[Item] = []
+        for item in self.queue:
+            items.append(item)
+            if item.failed_before:
+                break
+        if not items:
+            return
+        try:
+            replies: list[dict[str, Any]] = self.current().batch([item.message for item in items])
+            failure: WorkerError | None = None
+        except WorkerError as error:
+            replies, failure = list(error.answered), error
+        for item, reply in zip(items, replies, strict=False):
+            item.answer = reply
+        if failure is not None:
+            items[len(replies)].answer = failure
+        self._internal()
+
+    def _internal(self) -> None:
+        """Consume the internal requests at the head of the queue; a failure moves on to the next."""
+        while self.queue and self.queue[0].internal:
+            item = self.queue.popleft()
+            failure: WorkerError | None = None
+            if isinstance(item.answer, WorkerError):
+                failure = item.answer  # the batch broke here: the next request meets the failure
+            elif item.answer is not None and item.message == SNAPSHOT:
+                try:
+                    self.snapshot = checked_state(item.answer)
+                except WorkerError:
+                    self.snapshot = None  # read-only: the requests after it stand
+            elif item.answer is not None:
+                try:
+                    checked_ok(item.answer)
+                except WorkerError as error:  # the state was not restored: what follows is void
+                    failure = error
+            if failure is not None and self.queue:
+                self.queue[0].answer = failure
+
+
+def _failed(answer: Answer) -> bool:
+    return isinstance(answer, WorkerError) or (isinstance(answer, dict) and answer.get("ok") is not True)
+
+
+def _kind(message: dict[str, Any]) -> tuple[Any, ...]:
+    return message.get("op"), message.get("method"), message.get("stage")
