@@ -40,13 +40,13 @@ def register(subparsers: Any) -> None:
     parser = cli.add_command(
         subparsers, "solve", "search a deal for a win: won (with the moves), lost or undecided",
         "Search deal N of VARIATION (or the state in --state FILE, or on stdin) for a win,\n"
-        "depth first, visiting at most NODES distinct states. The first line is the result:\n"
+        "expanding at most NODES distinct states. The first line is the result:\n"
         "'won', 'lost' (no win exists: every reachable state was searched) or 'undecided'\n"
         "(the budget ran out first), with the nodes searched and the seconds taken. When\n"
         "won, the winning moves follow, one per line, in the canonical notation.",
         [
             "solitaire solve bismarck --seed 3",
-            "solitaire solve scorpion --seed 7 --set moves=any_faceup --budget 500000",
+            "solitaire solve scorpion --seed 7 --set moves=any_faceup --budget 50000",
             "solitaire deal indian --seed 2 | solitaire solve",
             "solitaire solve --state position.txt",
         ],
@@ -93,7 +93,7 @@ def add_settings(parser: argparse.ArgumentParser) -> None:
 def add_budget(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--budget", default=str(DEFAULT_BUDGET), metavar="NODES",
-        help=f"the most distinct states to search per deal (default: {DEFAULT_BUDGET})",
+        help=f"the most states to expand (generate the moves of) per deal (default: {DEFAULT_BUDGET})",
     )
 
 
@@ -162,7 +162,7 @@ def report(heading: str, tally: Tally, wall: float) -> str:
         f"won {tally.won}  lost {tally.lost}  undecided {tally.undecided}  of {tally.deals}\n"
         f"win rate {rate:.1%}  95% interval {low:.1%}..{high:.1%} "
         "(Wilson; undecided counted as lost..as won)\n"
-        f"decided {tally.decided:.1%}  nodes {tally.nodes}  solver seconds {tally.seconds:.1f}  "
+        f"decided {tally.decided:.1%}  nodes {tally.nodes}  solver CPU seconds {tally.seconds:.1f}  "
         f"wall seconds {wall:.1f}\n"
     )
 

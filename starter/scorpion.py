@@ -129,6 +129,7 @@ class Scorpion(Variation):
         """
         columns = self.piles(TABLEAU)
         fixed = columns[:RESERVE_SIZE] if not state.is_empty("r") else ()
+        targets = [c for c in columns if c not in fixed and not state.is_empty(c)]
         for source in columns:
             pile = state[source]
             if source in fixed:
@@ -137,12 +138,7 @@ class Scorpion(Variation):
                 if not self.can_pick_up(state, source, count):
                     continue
                 cards = pile.cards[-count:]
-                for target in columns:
-                    if (
-                        target != source
-                        and target not in fixed
-                        and not state.is_empty(target)
-                        and self.tableau_accepts(state, target, cards, source)
-                    ):
+                for target in targets:
+                    if target != source and self.tableau_accepts(state, target, cards, source):
                         return card_move(source, target, count)
         return None
