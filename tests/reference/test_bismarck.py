@@ -5,6 +5,7 @@ exact verdict on a move and, for a legal move, the exact state after it.
 """
 
 import pytest
+from scenario import Scenario, flag
 
 from solitaire import (
     Card,
@@ -27,31 +28,13 @@ from solitaire.rng import SplitMix64
 BISMARCK = catalog.load("bismarck")
 
 
+S = Scenario(BISMARCK)
+legal, play, same, moves = S.legal, S.play, S.same, S.moves
+
+
 def board(same_suit: bool = False, **piles: str):
     """A Bismarck position: the named piles hold the given cards (bottom first), others are empty."""
-    unknown = set(piles) - set(BISMARCK.layout.names)
-    assert not unknown, unknown
-    lines = [f"bismarck same_suit={'true' if same_suit else 'false'}", "phase play"]
-    lines += [f"{name}: {piles.get(name, '')}" for name in BISMARCK.layout.names]
-    state = parse_state("\n".join(lines))
-    check_state(BISMARCK, state)
-    return state
-
-
-def legal(state, move: str) -> bool:
-    return check_move(BISMARCK, state, parse_move(move)) is None
-
-
-def play(state, move: str):
-    return apply(BISMARCK, state, parse_move(move))
-
-
-def same(actual, expected) -> None:
-    assert format_state(actual) == format_state(expected)
-
-
-def moves(state) -> list[str]:
-    return sorted(str(m) for m in legal_moves(BISMARCK, state))
+    return S.build(f"bismarck same_suit={flag(same_suit)}\nphase play", piles)
 
 
 # A small mid-game position used by several tests (base rank 7).

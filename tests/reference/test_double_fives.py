@@ -2,6 +2,7 @@
 and the general rulings), with near misses, and a random-playout smoke test."""
 
 import pytest
+from scenario import Scenario
 
 from solitaire import (
     Card,
@@ -16,37 +17,18 @@ from solitaire import (
     shuffled_deck,
     start,
 )
-from solitaire.engine import check_state
 from solitaire.rng import SplitMix64
 
 V = catalog.load("double_fives")
 
 
+S = Scenario(V)
+legal, play, same, specials = S.legal, S.play, S.same, S.specials
+
+
 def board(phase="hand", **piles):
     """A state of Double Fives in ``phase``: the given piles (``t1="KD QD"``), every other pile empty."""
-    lines = ["double_fives", f"phase {phase}"]
-    lines += [f"{name}: {piles.get(name, '')}" for name in V.layout.names]
-    state = parse_state("\n".join(lines))
-    check_state(V, state)
-    return state
-
-
-def legal(state, move):
-    return check_move(V, state, parse_move(move)) is None
-
-
-def play(state, *moves):
-    for move in moves:
-        state = apply(V, state, parse_move(move))
-    return state
-
-
-def same(actual, expected):
-    assert format_state(actual) == format_state(expected)
-
-
-def specials(state):
-    return sorted(str(m) for m in V.special_moves(state))
+    return S.build(f"double_fives\nphase {phase}", piles)
 
 
 # -- D1: the deal ----------------------------------------------------------------

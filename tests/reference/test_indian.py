@@ -2,6 +2,7 @@
 general rulings), with near misses, and a random-playout smoke test."""
 
 import pytest
+from scenario import Scenario, flag
 
 from solitaire import (
     Card,
@@ -16,7 +17,6 @@ from solitaire import (
     shuffled_deck,
     start,
 )
-from solitaire.engine import check_state
 from solitaire.rng import SplitMix64
 
 V = catalog.load("indian")
@@ -25,34 +25,19 @@ V = catalog.load("indian")
 FILLER = "AC"  # an ace accepts no card: it stands in for columns a scenario does not use
 
 
+S = Scenario(V)
+legal, play, same = S.legal, S.play, S.same
+
+
 def board(strict=False, fill=True, **piles):
     """A state of Indian: the given piles (``t1="kd QS"``), every other pile empty.
 
     While the stock has cards a reachable position has no space (I6), so with
     ``fill`` every column not given holds the filler card (give ``t1=""`` for a space).
     """
-    lines = [f"indian strict_protection={'true' if strict else 'false'}", "phase play"]
     filler = FILLER if fill else ""
-    for name in V.layout.names:
-        default = filler if name.startswith("t") else ""
-        lines.append(f"{name}: {piles.get(name, default)}")
-    state = parse_state("\n".join(lines))
-    check_state(V, state)
-    return state
-
-
-def legal(state, move):
-    return check_move(V, state, parse_move(move)) is None
-
-
-def play(state, *moves):
-    for move in moves:
-        state = apply(V, state, parse_move(move))
-    return state
-
-
-def same(actual, expected):
-    assert format_state(actual) == format_state(expected)
+    return S.build(f"indian strict_protection={flag(strict)}\nphase play", piles,
+                   default=lambda name: filler if name.startswith("t") else "")
 
 
 # -- I1: the deal ---------------------------------------------------------------

@@ -7,11 +7,11 @@ exact verdict on a move and, for a legal move, the exact state after it.
 from collections import Counter
 
 import pytest
+from scenario import Scenario, flag
 
 from reference.metternich import Metternich
 from solitaire import (
     apply,
-    check_move,
     format_state,
     legal_moves,
     new_game,
@@ -25,7 +25,6 @@ from solitaire.engine import check_state
 from solitaire.rng import SplitMix64
 
 METTERNICH = Metternich()
-NAMES = METTERNICH.layout.names
 COLUMNS = METTERNICH.piles("tableau")
 # A mid-game position's foundations (f5..f8 still empty) ...
 FOUNDATIONS = {"f1": "AH 2H 3H", "f2": "AC", "f3": "AS 2S", "f4": "AD"}
@@ -33,36 +32,18 @@ FOUNDATIONS = {"f1": "AH 2H 3H", "f2": "AC", "f3": "AS 2S", "f4": "AD"}
 FILLER = {f"t{i}": king for i, king in enumerate(["KC", "KD", "KH", "KS"] * 3, start=1)}
 
 
+S = Scenario(METTERNICH)
+legal, play, same, moves = S.legal, S.play, S.same, S.moves
+
+
 def board(redeals: int = 1, kings_rule: bool = True, **piles: str):
     """A position: the named piles hold the given cards (bottom first), the others are empty."""
-    unknown = set(piles) - set(NAMES)
-    assert not unknown, unknown
-    lines = [f"metternich kings_rule={'true' if kings_rule else 'false'}", f"phase play redeals={redeals}"]
-    lines += [f"{name}: {piles.get(name, '')}" for name in NAMES]
-    state = parse_state("\n".join(lines))
-    check_state(METTERNICH, state)
-    return state
+    return S.build(f"metternich kings_rule={flag(kings_rule)}\nphase play redeals={redeals}", piles)
 
 
 def position(redeals: int = 1, **piles: str):
     """``board`` with the mid-game foundations and the filler columns unless given."""
     return board(redeals, **{**FOUNDATIONS, **FILLER, **piles})
-
-
-def legal(state, move: str) -> bool:
-    return check_move(METTERNICH, state, parse_move(move)) is None
-
-
-def play(state, move: str):
-    return apply(METTERNICH, state, parse_move(move))
-
-
-def same(actual, expected) -> None:
-    assert format_state(actual) == format_state(expected)
-
-
-def moves(state) -> list[str]:
-    return sorted(str(m) for m in legal_moves(METTERNICH, state))
 
 
 def cards(text: str) -> list[Card]:

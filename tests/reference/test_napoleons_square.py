@@ -7,11 +7,11 @@ exact verdict on a move and, for a legal move, the exact state after it.
 from collections import Counter
 
 import pytest
+from scenario import Scenario
 
 from reference.napoleons_square import NapoleonsSquare
 from solitaire import (
     apply,
-    check_move,
     format_state,
     legal_moves,
     new_game,
@@ -25,42 +25,23 @@ from solitaire.engine import check_state
 from solitaire.rng import SplitMix64
 
 NAPOLEON = NapoleonsSquare()
-NAMES = NAPOLEON.layout.names
 # Foundations of a mid-game position: each pile bottom first.
 FOUNDATIONS = {"f1": "AH 2H 3H", "f2": "AC", "f3": "AS 2S", "f4": "AD", "f5": "AS", "f6": "AH",
                "f7": "AD 2D 3D 4D", "f8": "AC 2C"}
 
 
+S = Scenario(NAPOLEON)
+legal, play, same, moves = S.legal, S.play, S.same, S.moves
+
+
 def board(phase: str = "play", rounds: int = 4, **piles: str):
     """A position: the named piles hold the given cards (bottom first), the others are empty."""
-    unknown = set(piles) - set(NAMES)
-    assert not unknown, unknown
-    lines = ["napoleons_square", f"phase {phase} rounds={rounds}"]
-    lines += [f"{name}: {piles.get(name, '')}" for name in NAMES]
-    state = parse_state("\n".join(lines))
-    check_state(NAPOLEON, state)
-    return state
+    return S.build(f"napoleons_square\nphase {phase} rounds={rounds}", piles)
 
 
 def position(phase: str = "play", rounds: int = 4, **piles: str):
     """``board`` with the mid-game foundations above unless given."""
     return board(phase, rounds, **{**FOUNDATIONS, **piles})
-
-
-def legal(state, move: str) -> bool:
-    return check_move(NAPOLEON, state, parse_move(move)) is None
-
-
-def play(state, move: str):
-    return apply(NAPOLEON, state, parse_move(move))
-
-
-def same(actual, expected) -> None:
-    assert format_state(actual) == format_state(expected)
-
-
-def moves(state) -> list[str]:
-    return sorted(str(m) for m in legal_moves(NAPOLEON, state))
 
 
 def unshuffled_deck() -> list[Card]:

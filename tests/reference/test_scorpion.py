@@ -6,16 +6,15 @@ exact state after it, effects included.
 """
 
 import pytest
+from scenario import Scenario
 
 from solitaire import (
     IllegalMove,
     apply,
     catalog,
-    check_move,
     format_state,
     legal_moves,
     new_game,
-    parse_move,
     parse_state,
     shuffled_deck,
     start,
@@ -27,27 +26,13 @@ from solitaire.rng import SplitMix64
 SCORPION = catalog.load("scorpion")
 
 
+S = Scenario(SCORPION)
+legal, play, same = S.legal, S.play, S.same
+
+
 def board(moves: str = "runs", **piles: str):
     """A Scorpion position: the named piles hold the given cards (bottom first), others are empty."""
-    unknown = set(piles) - set(SCORPION.layout.names)
-    assert not unknown, unknown
-    lines = [f"scorpion moves={moves}", "phase play"]
-    lines += [f"{name}: {piles.get(name, '')}" for name in SCORPION.layout.names]
-    state = parse_state("\n".join(lines))
-    check_state(SCORPION, state)
-    return state
-
-
-def legal(state, move: str) -> bool:
-    return check_move(SCORPION, state, parse_move(move)) is None
-
-
-def play(state, move: str):
-    return apply(SCORPION, state, parse_move(move))
-
-
-def same(actual, expected) -> None:
-    assert format_state(actual) == format_state(expected)
+    return S.build(f"scorpion moves={moves}\nphase play", piles)
 
 
 def suit(letter: str, high: str = "K", low: str = "A") -> str:
