@@ -177,10 +177,24 @@ def _first_locked_ancestor(path: Path) -> Path | None:
     return None
 
 
+#: top-level directories a worker needs; the unshare layer covers every other one
+WORKER_TOP_DIRS = frozenset({"usr", "bin", "sbin", "lib", "lib32", "lib64", "libx32", "etc", "proc", "sys",
+                         "dev", "tmp"})
+
+
+def other_top_level_dirs() -> list[Path]:
+    """Every directory at / but the system ones: other checkouts of the project (a CI clone
+    next to a work tree, say) must not be readable either, wherever they are."""
+    root = Path("/")
+    return [root / name for name in sorted(os.listdir(root))
+            if name not in WORKER_TOP_DIRS and (root / name).is_dir() and not (root / name).is_symlink()]
+
+
 def unshare_hidden(extra: list[Path]) -> list[str]:
-    """Directories the unshare layer covers: the grader's, the caller's, shared ones; never Python's."""
+    """Directories the unshare layer covers: the grader's, the caller's, shared ones and every
+    other non-system top-level directory; never the one holding Python."""
     python = Path(os.path.realpath(sys.base_prefix))
-    wanted = [*default_hidden_paths(), *extra, *(Path(p) for p in SHARED_DIRS)]
+    wanted = [*default_hidden_paths(), *extra, *(Path(p) for p in SHARED_DIRS), *other_top_level_dirs()]
     kept = []
     for path in outermost([p.resolve() for p in wanted if p.is_dir()]):
         if python.is_relative_to(path) or path == Path("/tmp") or Path("/tmp").is_relative_to(path):

@@ -401,3 +401,20 @@ def test_unshare_hides_the_repository(tmp_path, attack_limits):
     with SandboxWorker(compose("read_hidden_files", tmp_path / "sub"), limits) as worker:
         run = drive(worker)
     assert "LEAK:none" in run.messages()
+
+
+def test_unshare_covers_every_non_system_top_level_directory():
+    """The unshare layer is an allow-list at /: another checkout of the project (a CI clone
+    beside a work tree, say) is covered wherever it lies, not only the grader's own."""
+    import sys
+    from pathlib import Path
+
+    from grader.sandbox.isolation import WORKER_TOP_DIRS, other_top_level_dirs, unshare_hidden
+
+    others = other_top_level_dirs()
+    assert all(path.name not in WORKER_TOP_DIRS for path in others)
+    python = Path(os.path.realpath(sys.base_prefix))
+    hidden = [Path(p) for p in unshare_hidden([])]
+    for path in others:
+        if not python.is_relative_to(path):
+            assert any(path.is_relative_to(h) for h in hidden), path
