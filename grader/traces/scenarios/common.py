@@ -15,7 +15,7 @@ from typing import Any
 from solitaire import engine
 from solitaire.cards import Card
 from solitaire.moves import Move, parse_move
-from solitaire.piles import FOUNDATION
+from solitaire.piles import FOUNDATION, Pile
 from solitaire.state import State
 
 from ..build import Kit
@@ -171,3 +171,28 @@ def mine(
             state = engine.apply_unchecked(variation, state, move)
             seen.add(state.key())
     return None
+
+
+def stock_play_scatter(columns: Sequence[str]) -> Callable[[State, Card, Rng], bool]:
+    """A scatter for the stock-play games: a card pulled from a foundation goes onto a
+    column (mostly), onto the waste, or onto the stock (face down)."""
+
+    def scatter(state: State, card: Card, rng: Rng) -> bool:
+        roll = rng.below(10)
+        if roll < 6:
+            state.put(rng.choice(columns), [card])
+        elif roll < 8:
+            state.put("w", [card])
+        else:
+            stock = state.piles["s"]
+            state.set_pile("s", Pile(stock.cards + (card,), len(stock.cards) + 1))
+        return True
+
+    return scatter
+
+
+def turn_up_stock(state: State) -> None:
+    """Lay the stock face down but its top card: the drawn card while the stock is in play."""
+    stock = state.piles["s"]
+    state.set_pile("s", Pile(stock.cards, len(stock.cards)))
+    state.turn_up("s")

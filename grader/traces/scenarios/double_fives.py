@@ -16,7 +16,7 @@ from solitaire.state import State
 
 from ..build import Kit
 from ..builder import Rng
-from .common import Scatter, mine, near_won, scripted
+from .common import Scatter, mine, near_won, scripted, turn_up_stock
 
 COLUMNS = tuple(f"t{i}" for i in range(1, 11))
 FOUNDATIONS = tuple(f"f{i}" for i in range(1, 9))
@@ -63,9 +63,7 @@ def make_scatter(phase: str) -> Scatter:
 
 def finish(state: State) -> None:
     if state.phase == "stock":
-        stock = state.piles["s"]
-        state.set_pile("s", Pile(stock.cards, len(stock.cards)))
-        state.turn_up("s")
+        turn_up_stock(state)
 
 
 def _hand_gap(state: State) -> bool:

@@ -12,12 +12,11 @@ from typing import Any
 
 from solitaire.cards import ACE, KING, SUITS, Card
 from solitaire.moves import action, card_move
-from solitaire.piles import Pile
 from solitaire.state import State
 
 from ..build import Kit
 from ..builder import PLAYOUT, Rng, playout
-from .common import deck_with, mine, near_won, scripted
+from .common import deck_with, mine, near_won, scripted, stock_play_scatter, turn_up_stock
 
 COLUMNS = tuple(f"t{i}" for i in range(1, 13))
 FOUNDATIONS = tuple(f"f{i}" for i in range(1, 9))
@@ -35,23 +34,8 @@ def won_state(kit: Kit, rng: Rng, options: dict[str, Any], redeals: int) -> Stat
     return kit.position("\n".join(lines), options)
 
 
-def scatter(state: State, card: Card, rng: Rng) -> bool:
-    """Put a card pulled from a foundation on a column (mostly), the waste or the stock."""
-    roll = rng.below(10)
-    if roll < 6:
-        state.put(rng.choice(COLUMNS), [card])
-    elif roll < 8:
-        state.put("w", [card])
-    else:
-        stock = state.piles["s"]
-        state.set_pile("s", Pile(stock.cards + (card,), len(stock.cards) + 1))
-    return True
-
-
-def finish(state: State) -> None:
-    stock = state.piles["s"]
-    state.set_pile("s", Pile(stock.cards, len(stock.cards)))
-    state.turn_up("s")
+scatter = stock_play_scatter(COLUMNS)
+finish = turn_up_stock
 
 
 def _disabled(state: State) -> bool:

@@ -10,12 +10,11 @@ from __future__ import annotations
 
 from solitaire.cards import ACE, KING, SUITS, Card
 from solitaire.moves import action, card_move
-from solitaire.piles import Pile
 from solitaire.state import State
 
 from ..build import Kit
 from ..builder import Rng
-from .common import mine, near_won, scripted
+from .common import mine, near_won, scripted, stock_play_scatter, turn_up_stock
 
 TABLEAU = tuple(f"t{i}" for i in range(1, 13))
 FOUNDATIONS = tuple(f"f{i}" for i in range(1, 9))
@@ -33,24 +32,8 @@ def won_state(kit: Kit, rng: Rng) -> State:
     return kit.position("\n".join(lines))
 
 
-def scatter(state: State, card: Card, rng: Rng) -> bool:
-    """Put a card pulled from a foundation on a tableau pile, the waste or the stock."""
-    roll = rng.below(10)
-    if roll < 6:
-        state.put(rng.choice(TABLEAU), [card])
-    elif roll < 8:
-        state.put("w", [card])
-    else:
-        stock = state.piles["s"]
-        state.set_pile("s", Pile(stock.cards + (card,), len(stock.cards) + 1))
-    return True
-
-
-def finish(state: State) -> None:
-    """The top stock card is face up in play (N3)."""
-    stock = state.piles["s"]
-    state.set_pile("s", Pile(stock.cards, len(stock.cards)))
-    state.turn_up("s")
+scatter = stock_play_scatter(TABLEAU)
+finish = turn_up_stock
 
 
 def _empty_tableau(state: State) -> bool:
