@@ -35,6 +35,7 @@ class Bismarck(Variation):
         numbered(FOUNDATION, FOUNDATIONS),
         numbered(CELL, FREE_CELLS, capacity=1),
     )
+    interchangeable = (FOUNDATION, CELL)  # solver hint: no fixed suits, cells alike (B4)
     options = (
         Option(
             "same_suit",

@@ -60,6 +60,7 @@ class DoubleFives(Variation):
         single(STOCK),
         single(WASTE),
     )
+    interchangeable = (FOUNDATION,)  # solver hint: foundations have no fixed suit
 
     def deal(self, state: State, cards: Sequence[Card]) -> None:
         """D1: pack A is ``cards[0:52]``, pack B ``cards[52:104]``.

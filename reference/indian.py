@@ -43,6 +43,7 @@ class Indian(Variation):
         single(STOCK),
         single(WASTE),
     )
+    interchangeable = (FOUNDATION,)  # solver hint: foundations have no fixed suit
     options = (
         Option(
             "strict_protection",

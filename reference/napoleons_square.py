@@ -37,6 +37,7 @@ class NapoleonsSquare(Variation):
         single(STOCK),
         single(WASTE),
     )
+    interchangeable = (FOUNDATION,)  # solver hint: foundations have no fixed suit
 
     def deal(self, state: State, cards: Sequence[Card]) -> None:
         """N1, N2: the deal up to the first pause.

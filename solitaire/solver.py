@@ -23,11 +23,11 @@ The answer is honest: ``won`` with the move list (replayable with
 could reach without a win (a proof: safe moves never turn a winnable position
 into a lost one), ``undecided`` when the budget ran out first.
 
-One assumption beyond the engine's contract, true of every approved variation
-(general rulings: foundations have no fixed suit; B4: free cells are alike):
-which foundation, or which free cell, holds a pile does not matter, so two
-states that differ only by the order of their foundations (or of their cells)
-are the same position to the solver. ``solve(..., symmetric=False)`` drops it.
+Piles of the kinds a variation declares ``interchangeable`` (a solver hint:
+foundations with no fixed suit, free cells that are alike) may trade places,
+so two states that differ only by their order are the same position to the
+solver. A variation that declares none gets none; ``solve(..., symmetric=False)``
+ignores the hint.
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ from itertools import count
 from .cards import Card
 from .engine import apply_unchecked, check_move, is_action, legal_moves
 from .moves import Move, card_move
-from .piles import CELL, FOUNDATION, STOCK, TABLEAU, Pile
+from .piles import FOUNDATION, STOCK, TABLEAU, Pile
 from .state import State
 from .variation import Variation
 
@@ -70,11 +70,11 @@ def _pile_order(pile: Pile) -> tuple[int, tuple[Card, ...], int]:
 
 def state_key(variation: Variation, symmetric: bool = True) -> Key:
     """A function giving each state a hashable key, equal for states that are the same
-    position: with ``symmetric``, the foundations (and the cells) taken in any order."""
+    position: with ``symmetric``, the piles of each interchangeable kind in any order."""
     names = variation.layout.names
     groups = [
         tuple(index for index, name in enumerate(names) if variation.layout.by_name[name].kind == kind)
-        for kind in ((FOUNDATION, CELL) if symmetric else ())
+        for kind in (variation.interchangeable if symmetric else ())
     ]
     groups = [group for group in groups if len(group) > 1]
     if not groups:

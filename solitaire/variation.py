@@ -85,6 +85,9 @@ class Variation:
     deck: ClassVar[Deck]
     layout: ClassVar[Layout]
     options: ClassVar[tuple[Option, ...]] = ()
+    #: solver hint, not a rule: kinds of pile whose piles may trade places without
+    #: changing the game (say, foundations with no fixed suit); none by default
+    interchangeable: ClassVar[tuple[str, ...]] = ()
 
     # -- helpers for rule methods (not rules themselves) --------------------
     def piles(self, kind: str) -> tuple[str, ...]:

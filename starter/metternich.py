@@ -39,6 +39,7 @@ class Metternich(Variation):
         single(STOCK),
         single(WASTE),
     )
+    interchangeable = (FOUNDATION,)  # solver hint: foundations have no fixed suit
     options = (
         Option(
             "kings_rule",

@@ -37,6 +37,7 @@ class Scorpion(Variation):
         numbered(FOUNDATION, 4, target=False),
         single(RESERVE),
     )
+    interchangeable = (FOUNDATION,)  # solver hint: a removed suit may lie on any f pile
     options = (
         Option(
             "moves",

@@ -63,3 +63,17 @@ def test_tally_interval_counts_undecided_both_ways():
     assert low == pytest.approx(wilson_bounds(1, 4)[0])
     assert high == pytest.approx(wilson_bounds(3, 4)[1])
     assert tally.decided == 0.5
+
+
+def test_only_declared_pile_kinds_are_interchangeable(scorpion):
+    """Treating piles as interchangeable is the variation's declaration, never the engine's
+    default: a game whose foundations have fixed roles must not have them merged."""
+    from solitaire import State
+    from solitaire.solver import state_key
+
+    class FixedFoundations(type(scorpion)):
+        interchangeable = ()
+
+    assert state_key(FixedFoundations()) is State.key
+    assert state_key(scorpion) is not State.key
+    assert state_key(scorpion, symmetric=False) is State.key
