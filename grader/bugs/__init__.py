@@ -17,7 +17,7 @@ from pathlib import Path
 
 from solitaire.variation import RULE_METHODS, Variation
 
-from ..mutants import Mutant, reference_source, solution_lines
+from ..mutants import BEGIN, END, Mutant, reference_source, solution_lines
 from ..mutants import instantiate as instantiate_mutant
 
 HERE = Path(__file__).resolve().parent
@@ -41,7 +41,8 @@ class Bug:
 
     def source(self, reference_source: str) -> str:
         """The reference text with this bug's edit made; BugError if ``find`` does not
-        occur exactly once or is not wholly inside ``method``'s solution region."""
+        occur exactly once or is not wholly inside ``method``'s solution region (it may
+        reach the region's own marker lines, as context, if the markers stay)."""
         where = f"{self.variation}.toml: bug {self.id!r}"
         count = reference_source.count(self.find)
         if count != 1:
@@ -51,19 +52,26 @@ class Bug:
         first = start + len(self.find) - len(self.find.lstrip())
         last = start + len(self.find.rstrip()) - 1
         lines = range(reference_source.count("\n", 0, first) + 1, reference_source.count("\n", 0, last) + 2)
-        if not set(lines) <= _region(reference_source, self.method):
+        patched = reference_source.replace(self.find, self.replace)
+        if not set(lines) <= _region(reference_source, self.method) or any(
+                patched.count(marker) != reference_source.count(marker) for marker in (BEGIN, END)):
             raise BugError(f"{where}: find is not inside the solution region of {self.method}")
-        return reference_source.replace(self.find, self.replace)
+        return patched
 
 
 def _region(source: str, method: str) -> set[int]:
-    """Line numbers of ``method``'s solution region (method of a class in ``source``)."""
+    """Line numbers of ``method``'s solution region, its marker lines included."""
+    lines = source.splitlines()
     inside: set[int] = set()
     for cls in (n for n in ast.parse(source).body if isinstance(n, ast.ClassDef)):
         for node in cls.body:
             if isinstance(node, ast.FunctionDef) and node.name == method:
-                inside |= set(range(node.lineno, (node.end_lineno or node.lineno) + 1))
-    return inside & solution_lines(source)
+                end = node.end_lineno or node.lineno
+                while end < len(lines) and lines[end].strip().startswith(END):
+                    end += 1  # the closing marker is a comment, past the function's last node
+                inside |= set(range(node.lineno, end + 1))
+    markers = {n for n in inside if lines[n - 1].strip().startswith((BEGIN, END))}
+    return inside & (solution_lines(source) | markers)
 
 
 def path(variation: str) -> Path:
@@ -86,7 +94,9 @@ def load(variation: str) -> list[Bug]:
     seen: set[str] = set()
     for index, entry in enumerate(data.get("bug", []), start=1):
         where = f"{file.name}: bug {entry.get('id', f'#{index}')!r}"
-        missing = [k for k in KEYS if not isinstance(entry.get(k), str) or not entry[k].strip()]
+        # every key a non-empty string, but ``replace``, which may delete ``find``
+        missing = [k for k in KEYS
+                   if not isinstance(entry.get(k), str) or not entry[k].strip() and k != "replace"]
         unknown = sorted(set(entry) - set(KEYS))
         if missing or unknown:
             raise BugError(f"{where}: missing or empty {missing}, unknown keys {unknown}")
