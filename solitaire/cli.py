@@ -7,6 +7,7 @@ Commands of the engine::
     solitaire moves [--state FILE]                     every legal move, sorted
     solitaire apply [--state FILE] MOVE...             the state after the moves
     solitaire play VARIATION [--seed N] [--set ...]    an interactive game
+    solitaire play VARIATION --state FILE              ... from the board in FILE
 
 States travel as canonical state text (``--state FILE``, or stdin), so the
 commands chain: ``solitaire deal scorpion | solitaire moves``.
@@ -300,11 +301,41 @@ def cmd_apply(args: argparse.Namespace) -> int:
     return 0
 
 
+def board_to_play(variation: Variation, path: str) -> State:
+    """The board in file ``path`` to start playing ``variation`` from, checked: a one-line user
+    error when the file cannot be read, is not a state, or holds a state of another variation.
+    Lines of Markdown code fences are skipped (a board copied from feedback.md with its fence)."""
+    if path == "-":
+        fail("play reads its commands from stdin: give the board as a file (--state board.txt)")
+    text, origin = read_text(path)
+    text = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("```"))
+    try:
+        state = parse_state(text)
+    except SolitaireError as error:
+        fail(f"{origin} does not hold a board in the state notation: {error}")
+    if state.variation != variation.name:
+        fail(f"{origin} holds a board of {state.variation}, not {variation.name}: "
+             f"run `solitaire play {state.variation} --state {origin}`")
+    try:
+        check_state(variation, state)
+    except SolitaireError as error:
+        fail(f"{origin}: {error}")
+    check_cards(variation, state)
+    return state
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     from .terminal import play
 
     variation, options = variation_from_args(args)
-    return play(variation, options, args.seed, _console())
+    seed = 1 if args.seed is None else args.seed
+    if args.state is None:
+        return play(variation, options, seed, _console())
+    if args.seed is not None or args.settings:
+        fail("--seed and --set do not go with --state: the board file holds the position and its options")
+    state = board_to_play(variation, args.state)
+    origin = os.path.basename(args.state)  # short: it heads the board
+    return play(variation, dict(state.options), seed, _console(), state=state, origin=origin)
 
 
 # -- the parser ----------------------------------------------------------------------
@@ -364,14 +395,19 @@ def build_parser(plugins: bool = True) -> argparse.ArgumentParser:
 
     p = add_command(
         subparsers, "play", "play a game in the terminal",
-        "Play deal N of VARIATION interactively: type moves in the notation (t3>f2,\n"
-        "t4:3>t7, s>w, deal), or hint, undo, new [N], board, state, help, quit.\n"
-        "Reads commands from stdin, so a pipe can drive it.",
+        "Play deal N of VARIATION interactively, or go on from the board in FILE\n"
+        "(--state, in the state notation: a board from your feedback, say). Type moves in\n"
+        "the notation, or hint, undo, new [N], board, state, help, quit; in the game,\n"
+        "help lists the piles and actions of VARIATION. Reads commands from stdin, so a\n"
+        "pipe can drive it.",
         ["solitaire play scorpion", "solitaire play bismarck --seed 3 --set same_suit=true",
+         "solitaire play scorpion --state board.txt",
          "printf 'hint\\nquit\\n' | solitaire play scorpion"],
     )
     add_variation_args(p)
-    p.set_defaults(func=cmd_play)
+    p.add_argument("--state", metavar="FILE",
+                   help="start from the board in FILE (state notation) instead of dealing")
+    p.set_defaults(func=cmd_play, seed=None)
 
     if plugins:
         load_plugins(subparsers)

@@ -40,6 +40,7 @@ NO_CARD = "--"
 CELL = 4  # characters per tableau column: a 3-character pile name or card plus a space
 
 KIND_LABELS = {
+    TABLEAU: "tableau",
     FOUNDATION: "foundations",
     "cell": "cells",
     "hand": "hand",
@@ -49,12 +50,7 @@ KIND_LABELS = {
     "discard": "discard",
 }
 
-HELP = """\
-Type a move in the notation, then Enter:
-  t3>f2      move the top card of t3 onto f2
-  t4:3>t7    move the top three cards of t4 onto t7 as a unit
-  s>w        discard the top stock card to the waste
-  deal       an action of the game (deal, redeal ...)
+COMMANDS_HELP = """\
 Commands:
   hint       list every legal move
   undo       take back the last move
@@ -62,9 +58,56 @@ Commands:
   state      print the canonical state text
   new [N]    start deal N (default: the next deal)
   help       this text
-  quit       leave the game
-Piles: t tableau, f foundation, s stock, w waste, c cell, r reserve,
-       h hand row, d discard."""
+  quit       leave the game"""
+
+
+# -- help for the variation being played ------------------------------------------
+def declared_specials(variation: Variation) -> list[Move]:
+    """The special moves the variation's module declares as constants (``DEAL = action("deal")``,
+    ``TO_WASTE = card_move("s", "w")``): how every variation here names its actions."""
+    module = sys.modules.get(type(variation).__module__)
+    found: list[Move] = []
+    for value in vars(module).values() if module else ():
+        if isinstance(value, Move) and value not in found:
+            found.append(value)
+    return found
+
+
+def _names(names: tuple[str, ...]) -> str:
+    return names[0] if len(names) == 1 else f"{names[0]}..{names[-1]}"
+
+
+def help_text(variation: Variation) -> str:
+    """The in-game help: the move notation with this variation's own piles and actions
+    (a Scorpion player never reads about a stock or a waste), then the commands."""
+    layout = variation.layout
+    tableau = layout.of_kind(TABLEAU)
+    targets = [spec for spec in layout.piles if spec.is_target]
+    examples: list[tuple[str, str]] = []
+    source = tableau[0] if tableau else next((s.name for s in layout.piles if not s.is_target), "")
+    for spec in targets:
+        if source and spec.name != source and spec.kind not in {kind for _, kind in examples}:
+            examples.append((f"{source}>{spec.name}", spec.kind))
+    lines = ["Type a move in the notation, then Enter:"]
+    for move, _ in examples:
+        lines.append(f"  {move:<10} move the top card of {source} onto {move.split('>')[1]}")
+    if len(tableau) > 1 and any(spec.kind == TABLEAU for spec in targets):
+        lines.append(f"  {tableau[0]}:3>{tableau[1]:<5} move the top three cards of {tableau[0]} "
+                     f"onto {tableau[1]} as a unit")
+    for special in declared_specials(variation):
+        what = (f"move the top card of {special.source} onto {special.target}" if special.is_card_move
+                else f"an action of {variation.title}")
+        lines.append(f"  {str(special):<10} {what}")
+    lines.append(COMMANDS_HELP)
+    piles = []
+    for kind in dict.fromkeys(spec.kind for spec in layout.piles):
+        names = layout.of_kind(kind)
+        label = KIND_LABELS.get(kind, kind)
+        fixed = "" if any(layout.by_name[n].is_target for n in names) or kind != FOUNDATION \
+            else " (filled by the game, not by your moves)"
+        piles.append(f"{_names(names)} {label}{fixed}")
+    lines.append(f"Piles of {variation.title}: " + ", ".join(piles) + ".")
+    return "\n".join(lines)
 
 
 # -- describing failures of rule methods ---------------------------------------
@@ -152,11 +195,14 @@ def _tableau_lines(names: tuple[str, ...], state: State) -> list[Text]:
     return lines
 
 
-def heading(variation: Variation, state: State, seed: int | None = None) -> Text:
-    """The line above the board: title, deal number, options, phase and counters."""
+def heading(variation: Variation, state: State, seed: int | None = None, origin: str = "") -> Text:
+    """The line above the board: title, deal number (or the file played from), options, phase
+    and counters."""
     text = Text(variation.title, style="bold")
     if seed is not None:
         text.append(f"  deal {seed}")
+    elif origin:
+        text.append(f"  from {origin}")
     for name, value in sorted(state.options.items()):
         text.append(f"  {name}={format_option_value(value)}", style=EMPTY_STYLE)
     text.append(f"  phase {state.phase}")
@@ -166,13 +212,13 @@ def heading(variation: Variation, state: State, seed: int | None = None) -> Text
     return text
 
 
-def render_board(variation: Variation, state: State, seed: int | None = None) -> Text:
+def render_board(variation: Variation, state: State, seed: int | None = None, origin: str = "") -> Text:
     """The board as rich text: every pile under its name; face-down cards as backs.
 
     Piles other than the tableau are summarised by their top card (and their
     size, except foundations); the tableau is drawn as columns, bottom card first.
     """
-    lines = [heading(variation, state, seed)]
+    lines = [heading(variation, state, seed, origin)]
     kinds: list[str] = []
     for spec in variation.layout.piles:
         if spec.kind not in kinds:
@@ -224,7 +270,9 @@ class TerminalGame:
     """An interactive game on ``console``, reading commands with ``read_line(prompt)``.
 
     ``read_line`` raises EOFError at the end of input (which quits). :meth:`run`
-    returns the process exit status.
+    returns the process exit status. With ``state`` the game starts from that
+    position (read from the file ``origin``) instead of dealing ``seed``; ``new``
+    then deals ``seed``.
     """
 
     def __init__(
@@ -234,10 +282,15 @@ class TerminalGame:
         seed: int,
         console: Console,
         read_line: Callable[[str], str] | None = None,
+        state: State | None = None,
+        origin: str = "",
     ) -> None:
         self.variation = variation
         self.options = options
-        self.seed = seed
+        self.seed: int | None = None if state is not None else seed
+        self.next_seed = seed
+        self.initial = state
+        self.origin = origin
         self.console = console
         self.read_line = read_line or console.input
         self.game: Game | None = None
@@ -265,6 +318,7 @@ class TerminalGame:
             self.report_failure(error)
             return False
         self.seed = seed
+        self.next_seed = seed + 1
         self.game = Game(self.variation, state)
         self.show()
         return True
@@ -275,7 +329,7 @@ class TerminalGame:
 
     def show(self) -> None:
         game = self.current()
-        self.console.print(render_board(self.variation, game.state, self.seed))
+        self.console.print(render_board(self.variation, game.state, self.seed, self.origin))
         self.status()
 
     def status(self) -> None:
@@ -294,7 +348,7 @@ class TerminalGame:
             count = len(game.history)
             moves_played = f"{count} move{'s' if count != 1 else ''}"
             self.say(
-                f"*** You won {self.variation.title} deal {self.seed} in {moves_played}! ***"
+                f"*** You won {self.variation.title} {self._which()} in {moves_played}! ***"
                 " (new, undo or quit)",
                 style="bold green",
             )
@@ -303,6 +357,9 @@ class TerminalGame:
         else:
             plural = "s" if len(moves) != 1 else ""
             self.say(f"{len(moves)} legal move{plural} (hint lists them)", style=EMPTY_STYLE)
+
+    def _which(self) -> str:
+        return f"deal {self.seed}" if self.seed is not None else f"from {self.origin or 'the board given'}"
 
     def hint(self) -> None:
         try:
@@ -349,12 +406,15 @@ class TerminalGame:
         if argument and not argument.isdigit():
             self.say(f"new takes a deal number, not {argument!r}", style="bold red")
             return
-        self.start(int(argument) if argument else self.seed + 1)
+        self.start(int(argument) if argument else self.next_seed)
 
     # -- the loop
     def run(self) -> int:
         """Play until quit or end of input; 1 if the first deal fails, else 0."""
-        if not self.start(self.seed):
+        if self.initial is not None:
+            self.game = Game(self.variation, self.initial)
+            self.show()
+        elif not self.start(self.next_seed):
             return 1
         prompt = f"{self.variation.name}> "
         while True:
@@ -371,7 +431,7 @@ class TerminalGame:
                 self.say("bye")
                 return 0
             if word in ("help", "?"):
-                self.say(HELP)
+                self.say(help_text(self.variation))
             elif word in ("hint", "moves"):
                 self.hint()
             elif word in ("undo", "u"):
@@ -392,6 +452,11 @@ def play(
     seed: int,
     console: Console | None = None,
     read_line: Callable[[str], str] | None = None,
+    state: State | None = None,
+    origin: str = "",
 ) -> int:
-    """Run an interactive game of ``variation`` deal ``seed``; returns the exit status."""
-    return TerminalGame(variation, options, seed, console or Console(highlight=False), read_line).run()
+    """Run an interactive game of ``variation`` deal ``seed`` (or from ``state``, read from the
+    file ``origin``); returns the exit status."""
+    console = console or Console(highlight=False)
+    game = TerminalGame(variation, options, seed, console, read_line, state, origin)
+    return game.run()
