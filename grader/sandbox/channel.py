@@ -6,6 +6,10 @@ waiting and kept up to a cap). A reply must be exactly one line, valid JSON,
 an object whose keys and value types are the protocol's (see
 :func:`check_reply`); anything else is a :class:`Broken` channel.
 
+Every string of a reply is sanitised here (:func:`sanitized`), once, as it
+enters the trusted side: what a submission writes can neither crash the grader
+(lone surrogates) nor carry control or bidi characters further.
+
 Student code runs in the worker process and can write on the reply pipe
 itself. A well-formed line written ahead of the worker's own reply cannot be
 told apart from it, but it is no stronger than returning that value from a
@@ -22,16 +26,20 @@ import select
 import time
 from typing import Any
 
+from .. import sanitize
+
 REPLY_KEYS_OK = {"ok", "state", "value"}
 REPLY_KEYS_ERROR = {"ok", "error", "message", "method"}
 MAX_TEXT = 500  # longest error name / message / method kept from a worker (student-controlled text)
+MAX_STATE = 16384  # longest state kept (a real one is under 1,000 characters)
+MAX_MOVE = 1000  # longest move name kept in a list value (a real one is under 20)
 
 
 class Broken(Exception):
     """The channel failed. ``reason`` is "timeout", "eof" or "protocol"; the message is the detail."""
 
     def __init__(self, reason: str, detail: str) -> None:
-        super().__init__(detail)
+        super().__init__(sanitize.text(detail, MAX_TEXT))  # details may quote what the worker sent
         self.reason = reason
 
 
@@ -87,9 +95,25 @@ def check_reply(line: bytes, expected_id: int | None = None, part: int | None = 
                 raise Broken("protocol", f"an error answer without a text {key}")
         if "method" in reply and type(reply["method"]) is not str:
             raise Broken("protocol", "an error answer whose method is not a string")
-        for key in ("error", "message", "method"):
-            if key in reply:
-                reply[key] = reply[key][:MAX_TEXT]
+    return sanitized(reply)
+
+
+def sanitized(reply: dict[str, Any]) -> dict[str, Any]:
+    """A checked reply with every string made safe (:func:`grader.sanitize.text`), in place.
+
+    This is THE boundary for text from student code: error names, messages and
+    methods (one line, capped at :data:`MAX_TEXT`), states (multi-line) and
+    moves. Safe text passes unchanged, so a correct answer still compares equal
+    to the expected one, and no altered answer can become a correct one (an
+    escape holds a backslash, which no state or move has).
+    """
+    for key in ("error", "message", "method"):
+        if key in reply:
+            reply[key] = sanitize.text(reply[key], MAX_TEXT)
+    if "state" in reply:
+        reply["state"] = sanitize.text(reply["state"], MAX_STATE, multiline=True)
+    if type(reply.get("value")) is list:
+        reply["value"] = [sanitize.text(move, MAX_MOVE) for move in reply["value"]]
     return reply
 
 

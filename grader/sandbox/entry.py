@@ -11,9 +11,13 @@ standard library until it has hardened itself:
 3. (plain isolation only) asks for SIGKILL when its parent dies;
 4. puts the grader's engine copy and the student's rules copy on ``sys.path``,
    loads the rules file with :func:`solitaire.catalog.load_file`;
-5. writes a handshake line on the reply pipe: ``{"ok": true}`` or, when the
-   rules file cannot be loaded, ``{"ok": false, "error": .., "message": ..}``
-   and exits;
+5. writes the two handshake lines on the reply pipe, both with id 0. The
+   first, "ready" (``{"ok": true}``) or ``{"ok": false, "error":
+   "SandboxError", ...}``, is written BEFORE any student code runs, so it is
+   the only line the trusted side believes about the sandbox itself: whatever
+   a submission writes (on any fd) comes after it. The second is the load
+   result: ``{"ok": true}`` or, when the rules file cannot be loaded,
+   ``{"ok": false, "error": .., "message": ..}`` and exit;
 6. answers one JSON line on the reply pipe per JSON line read from the
    request pipe, with :meth:`solitaire.protocol.Session.handle`; each line
    carries the request's ``"id"`` (0 for the handshake), checked and removed
@@ -118,7 +122,10 @@ def _load_message(error: BaseException, rules_file: str) -> str:
         return f"{name} called exit() while loading{where}"
     if isinstance(error, SyntaxError):
         return f"{name} has a syntax error{where}: {error.msg}"
-    text = str(error).replace(os.path.dirname(rules_file) + os.sep, "")
+    try:
+        text = str(error).replace(os.path.dirname(rules_file) + os.sep, "")
+    except BaseException:  # noqa: BLE001 - a hostile __str__ (the trusted side sanitises the rest)
+        text = "(an exception whose message cannot be shown)"
     return f"{name} could not be loaded{where}: {type(error).__name__}: {text}"[:500]
 
 
@@ -133,7 +140,7 @@ def main() -> None:
         # readable by the sandbox uid (e.g. under /root); what is loaded now stays usable
         # (the other layers mount it readable).
         from solitaire import catalog
-        from solitaire.protocol import Session, batch_requests, error_reply
+        from solitaire.protocol import Session, batch_requests
 
         if config.get("preload"):
             for name in PRELOADED:
@@ -150,6 +157,7 @@ def main() -> None:
     except BaseException as error:  # noqa: BLE001 - the sandbox itself failed: say so and stop
         _write_line(reply_fd, {"ok": False, "error": "SandboxError", "message": f"sandbox setup: {error!r}"})
         os._exit(LOAD_FAILED_STATUS)
+    _write_line(reply_fd, {"ok": True})  # ready: the last line written before student code runs
 
     try:
         variation = catalog.load_file(rules_file)
@@ -173,20 +181,29 @@ def main() -> None:
                 continue
             reply = session.handle(request)
         except BaseException as error:  # noqa: BLE001 - SystemExit etc. from student code fail the request
-            reply = error_reply(error, variation)
+            reply = _error_reply(error, variation)
         _write_line(reply_fd, reply, request_id)
     _exit(0)
 
 
-def _answer_batch(session, requests: list, reply_fd: int, request_id: object) -> None:
-    """One line per inner request of a batch, written as soon as it is answered."""
+def _error_reply(error: BaseException, variation) -> dict:
+    """The protocol's error reply, even for an exception whose ``__str__`` raises."""
     from solitaire.protocol import error_reply
 
+    try:
+        return error_reply(error, variation)
+    except BaseException:  # noqa: BLE001 - student code again
+        return {"ok": False, "error": type(error).__name__,
+                "message": "(an exception whose message cannot be shown)"}
+
+
+def _answer_batch(session, requests: list, reply_fd: int, request_id: object) -> None:
+    """One line per inner request of a batch, written as soon as it is answered."""
     for part, request in enumerate(requests):
         try:
             reply = session.handle_inner(request)
         except BaseException as error:  # noqa: BLE001 - as for a single request
-            reply = error_reply(error, session.variation)
+            reply = _error_reply(error, session.variation)
         _write_line(reply_fd, reply, request_id, part)
 
 

@@ -2,9 +2,14 @@
 
 A probe runs a trivial variation through a layer, the whole way (namespaces,
 uid drop, engine import, handshake, one request). The outcome is cached for an
-hour in the grading user's private state directory, keyed by kernel,
-interpreter, tools and entry script, so that the many grading processes of a
-course probe once; a worker whose sandbox setup fails clears the cache.
+hour so that the many grading processes of a course probe once: in this
+grader's private state directory (:func:`.uids.state_dir`:
+``/run/solitaire-lab/grader-<key>/`` as root, root-owned 0700, keyed by the
+grader's installation path, interpreter and user; never in a shared
+``$TMPDIR``), each entry also keyed by kernel, interpreter, tools and entry
+script. A worker whose sandbox setup fails clears this grader's entries; only
+the entry script's own "ready" line, written before any student code runs,
+can say so (see :meth:`.worker.SandboxWorker._handshake`), never a submission.
 """
 
 from __future__ import annotations
@@ -96,7 +101,7 @@ def remember_layer(requested: str, key: str, name: str) -> None:
 
 
 def forget_layer() -> None:
-    """Drop every cached probe outcome (a worker found its sandbox broken)."""
+    """Drop this grader's cached probe outcomes (a worker found its sandbox broken)."""
     directory = state_dir()
     if directory is not None:
         for path in directory.glob("probe-*.json"):
@@ -121,10 +126,11 @@ def _probe(isolation: Isolation) -> str | None:
 
         probe = SandboxWorker(rules, limits)
         probe.isolation = isolation
+        probe.probing = True
         try:
             reply = probe.request({"op": "won"})
         except WorkerError as error:
-            return f"{error} / {probe.output.strip()[-300:]}"
+            return f"{getattr(error, 'reason', '') or error} / {probe.output.strip()[-300:]}"
         finally:
             probe.close()
         if reply.get("ok") is not False:  # an empty probe game: is_won is not implemented
@@ -142,9 +148,9 @@ def choose_isolation(requested: str = "auto") -> Isolation:
     """The strongest working layer (``auto``) or the requested one; logged once at INFO.
 
     A probe runs a trivial variation through each candidate layer, strongest
-    first. Its outcome is cached for an hour in a private directory of this
-    user (keyed by kernel, interpreter, tools and entry script), so that the
-    many grading processes of a course probe once; a worker whose sandbox
+    first. Its outcome is cached for an hour in this grader's private
+    directory (keyed by kernel, interpreter, tools and entry script), so that
+    the many grading processes of a course probe once; a worker whose sandbox
     setup fails clears the cache.
     """
     if requested in _chosen:

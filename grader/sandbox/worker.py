@@ -47,6 +47,7 @@ from typing import Any
 
 from solitaire.protocol import Worker, WorkerError, batch_requests
 
+from .. import sanitize
 from .channel import Broken, Channel, check_reply
 from .files import Submission
 from .isolation import Isolation
@@ -58,10 +59,15 @@ from .uids import UidLease, kill_all_of, lease_uid
 log = logging.getLogger("grader.sandbox")
 
 class LoadFailure(WorkerError):
-    """The rules file could not be loaded: permanent for this submission (scores 0)."""
+    """The rules file could not be loaded: permanent for this submission (scores 0).
+
+    ``reason``: for a failure of the sandbox itself (error ``SandboxError``, seen before any
+    student code ran), the technical reason, for the grader's log only.
+    """
 
     def __init__(self, message: str, error: str = "LoadError") -> None:
         super().__init__("error", message, error, "")
+        self.reason = ""
 
 
 def describe(message: dict[str, Any]) -> str:
@@ -84,6 +90,11 @@ def describe(message: dict[str, Any]) -> str:
     if op == "load":
         return "while loading a position"
     return "while reading the game state"
+
+
+def _shown(output: bytes | bytearray) -> str:
+    """Captured student output as safe text (escaped, never cut further: it is capped as bytes)."""
+    return sanitize.text(output, 4 * len(output) + 100, multiline=True)
 
 
 def _unwrap_status(returncode: int) -> int:
@@ -153,6 +164,7 @@ class SandboxWorker(Worker):
         if self._owns_submission:  # removed even if close() is forgotten
             weakref.finalize(self, shutil.rmtree, self.submission.root, True)
         self.isolation: Isolation | None = None
+        self.probing = False  # set by the layer probe: a sandbox failure is then its answer, not an error
         if self.submission.problem is not None and self.submission.load_failure is None:
             self.submission.load_failure = LoadFailure(str(self.submission.problem), "RulesFileError")
         self._process: _Process | None = None
@@ -178,7 +190,7 @@ class SandboxWorker(Worker):
     @property
     def output(self) -> str:
         """The student's stdout+stderr so far (capped; may contain hidden requests: not for feedback)."""
-        text = self._output.decode("utf-8", "replace")
+        text = _shown(self._output)
         if self._output_total > len(self._output):
             text += f"\n[... {self._output_total - len(self._output)} more bytes dropped]"
         return text
@@ -279,49 +291,81 @@ class SandboxWorker(Worker):
                                          "giving up on this submission")
         if self.isolation is None:
             self.isolation = choose_isolation(self.limits.isolation)
-        if self._lease is None and self.isolation.as_root:
-            self._lease = lease_uid()
+        if self.isolation.as_root and (self._lease is None or self._lease.pid != os.getpid()):
+            self._lease = lease_uid()  # (a forked copy of this worker leases its own uid)
         self.launches += 1
         self.budget.restarts += 1 if self.launches > 1 else 0
         process = self._spawn()
         self._sent = 0
         budget_bound = self.budget.remaining() < self.limits.startup_s
         deadline = started + min(self.limits.startup_s, self.budget.remaining())
-        name = self.submission.rules_name
+        self._process = process
         try:
-            hello = check_reply(process.channel.receive(deadline), expected_id=0)
-        except Broken as broken:
-            self._process = process
-            returncode = self._stop(grace_s=1.0 if broken.reason == "eof" else 0.0)
-            self.load_output = process.channel.output.decode("utf-8", "replace")
-            if broken.reason == "timeout" and budget_bound:
-                raise WorkerError("timeout", f"your code used up the {self.budget.total:g} s allowed "
-                                             "for the whole submission") from None
-            if broken.reason == "timeout":
-                failure = LoadFailure(f"loading {name} did not finish within {self.limits.startup_s:g} s",
-                                      "Timeout")
-            elif broken.reason == "eof":
-                how = _how_it_ended(returncode, self.limits)
-                failure = LoadFailure(f"{name} stopped the worker while loading ({how})", "Crashed")
-            else:
-                failure = LoadFailure(f"{name} broke the answer channel while loading: {broken}",
-                                      "ProtocolError")
-            self.load_failure = failure
-            raise failure from None
-        if hello.get("ok") is not True or set(hello) != {"ok"}:
-            self._process = process
+            self._handshake(process, deadline, budget_bound)
+        except BaseException:
+            if self._process is process:  # interrupted (Ctrl-C): leave no half-started worker
+                self._stop()
+            raise
+        self.load_output = _shown(process.channel.output)
+        return process
+
+    def _handshake(self, process: _Process, deadline: float, budget_bound: bool) -> None:
+        """Read the two handshake lines (both id 0); raise :class:`LoadFailure` etc. if either fails.
+
+        The first ("ready", or the entry script's ``SandboxError``) is written before any student
+        code runs, so only it may say that the SANDBOX failed (logged, probe cache cleared); a
+        failure before it is the sandbox's too, seen by this side. The second is the load result:
+        whatever it says (any error name, "SandboxError" included) is the submission's own.
+        """
+        name = self.submission.rules_name
+        for stage in ("ready", "load"):
+            try:
+                hello = check_reply(process.channel.receive(deadline, more=stage == "ready"), expected_id=0)
+            except Broken as broken:
+                returncode = self._stop(grace_s=1.0 if broken.reason == "eof" else 0.0)
+                self.load_output = _shown(process.channel.output)
+                if broken.reason == "timeout" and budget_bound:
+                    raise WorkerError("timeout", f"your code used up the {self.budget.total:g} s allowed "
+                                                 "for the whole submission") from None
+                if stage == "ready":
+                    failure = self._sandbox_failure(f"the sandbox did not start ({broken.reason}: {broken}; "
+                                                    f"{_how_it_ended(returncode, self.limits)})")
+                elif broken.reason == "timeout":
+                    failure = LoadFailure(f"loading {name} did not finish within {self.limits.startup_s:g} s",
+                                          "Timeout")
+                elif broken.reason == "eof":
+                    how = _how_it_ended(returncode, self.limits)
+                    failure = LoadFailure(f"{name} stopped the worker while loading ({how})", "Crashed")
+                else:
+                    failure = LoadFailure(f"{name} broke the answer channel while loading: {broken}",
+                                          "ProtocolError")
+                self.load_failure = failure
+                raise failure from None
+            if hello.get("ok") is True and set(hello) == {"ok"}:
+                continue
             self._stop()
-            self.load_output = process.channel.output.decode("utf-8", "replace")
-            error = str(hello.get("error", "LoadError"))
-            if error == "SandboxError":
-                log.error("sandbox setup failed in the worker: %s", hello.get("message"))
-                forget_layer()
-            failure = LoadFailure(str(hello.get("message", f"{name} could not be loaded")), error)
+            self.load_output = _shown(process.channel.output)
+            if stage == "ready":
+                failure = self._sandbox_failure(str(hello.get("message", "no reason given")))
+            else:
+                failure = LoadFailure(str(hello.get("message", f"{name} could not be loaded")),
+                                      str(hello.get("error", "LoadError")))
             self.load_failure = failure
             raise failure
-        self.load_output = process.channel.output.decode("utf-8", "replace")
-        self._process = process
-        return process
+
+    def _sandbox_failure(self, reason: str) -> LoadFailure:
+        """The sandbox itself failed (no student code had run): log it, forget the probed layer.
+
+        (Not while probing a layer: then the failure is the probe's answer, logged by the probe.)
+        """
+        reason = sanitize.text(reason)
+        if not self.probing:
+            log.error("sandbox setup failed in the worker: %s", reason)
+            forget_layer()
+        failure = LoadFailure("the sandbox could not start your code (not a problem of your code; your "
+                              "instructor has been told)", "SandboxError")
+        failure.reason = reason
+        return failure
 
     def _spawn(self) -> _Process:
         assert self.isolation is not None
