@@ -11,19 +11,21 @@ isolated implementation. Typical use by the suite, one factory per submission::
     finally:
         factory.close()                     # kills what is left, removes the temp copy
 
-See :mod:`.worker` for the errors raised, :mod:`.isolation` for the layers
+``factory.layer`` names the isolation layer in use; making a factory raises
+:class:`WeakSandboxRefused` when only the weak layer works and
+``Limits.allow_weak`` is not set. See :mod:`.worker` for the errors raised, :mod:`.isolation` for the layers
 (bwrap, unshare, plain) and :mod:`.limits` for the bounds and their
 ``SOLITAIRE_SANDBOX_*`` environment overrides. docs/security.md has the
 threat model.
 """
 
-from .factory import SandboxFactory, sandbox_factory
-from .isolation import Isolation
+from .factory import SandboxFactory, checked_isolation, sandbox_factory
+from .isolation import Isolation, WeakSandboxRefused
 from .limits import Budget, Limits
 from .probe import active_isolation, choose_isolation
 from .worker import LoadFailure, SandboxWorker
 
 __all__ = [
-    "Budget", "Isolation", "Limits", "LoadFailure", "SandboxFactory", "SandboxWorker",
-    "active_isolation", "choose_isolation", "sandbox_factory",
+    "Budget", "Isolation", "Limits", "LoadFailure", "SandboxFactory", "SandboxWorker", "WeakSandboxRefused",
+    "active_isolation", "checked_isolation", "choose_isolation", "sandbox_factory",
 ]

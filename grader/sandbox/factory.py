@@ -1,14 +1,33 @@
-"""One factory per submission: workers that share a temp copy, a sandbox layer and a wall budget."""
+"""One factory per submission: workers that share a temp copy, a sandbox layer and a wall budget.
+
+The factory is where grading fails closed: it chooses the layer when it is made and raises
+:class:`~.isolation.WeakSandboxRefused` when only the weak one (``plain``) works and
+``limits.allow_weak`` is not set (``--allow-weak-sandbox``, ``SOLITAIRE_SANDBOX_ALLOW_WEAK=1``).
+"""
 
 from __future__ import annotations
 
+import logging
 import weakref
 from collections.abc import Sequence
 from pathlib import Path
 
 from .files import Submission
+from .isolation import Isolation, WeakSandboxRefused
 from .limits import Budget, Limits
+from .probe import choose_isolation
 from .worker import SandboxWorker
+
+log = logging.getLogger("grader.sandbox")
+
+
+def checked_isolation(limits: Limits) -> Isolation:
+    """The layer workers get under ``limits``; raises :class:`WeakSandboxRefused` when it is weak
+    and ``limits.allow_weak`` is not set. Logs the layer in use (WARNING when weak)."""
+    isolation = choose_isolation(limits.isolation)
+    if not isolation.strong and not limits.allow_weak:
+        raise WeakSandboxRefused(isolation)
+    return isolation
 
 
 class SandboxFactory:
@@ -20,6 +39,12 @@ class SandboxFactory:
     restarts of all its workers together). :meth:`close` closes every worker
     still open and removes the temp copy; it also runs when the factory is
     garbage-collected.
+
+    :attr:`layer` is the name of the isolation layer its workers run in
+    (``"bwrap"``, ``"unshare"`` or ``"plain"``; :attr:`isolation` the whole
+    description): what results.json records as ``extra_data["sandbox_layer"]``.
+    Making a factory raises :class:`WeakSandboxRefused` when only ``plain``
+    works and ``limits.allow_weak`` is false.
     """
 
     def __init__(
@@ -29,6 +54,11 @@ class SandboxFactory:
         self.limits = limits if limits is not None else Limits.from_env()
         self.budget = Budget(self.limits.wall_s)
         self.hidden_paths = list(hidden_paths)
+        self.isolation = checked_isolation(self.limits)
+        self.layer = self.isolation.name
+        level = logging.INFO if self.isolation.strong else logging.WARNING
+        log.log(level, "sandbox layer for %s: %s%s", self.rules_file.name, self.layer,
+                "" if self.isolation.strong else " (weak: allowed by --allow-weak-sandbox)")
         self.submission = Submission(self.rules_file, self.limits.rules_bytes)
         self.workers: list[SandboxWorker] = []
         self._finalizer = weakref.finalize(self, self.submission.remove)
@@ -38,6 +68,7 @@ class SandboxFactory:
             self.rules_file, self.limits, budget=self.budget, hidden_paths=self.hidden_paths,
             _submission=self.submission,
         )
+        worker.isolation = self.isolation
         self.workers = [w for w in self.workers if not w.closed] + [worker]
         return worker
 

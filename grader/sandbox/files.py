@@ -7,9 +7,12 @@ One private temp directory per submission (mode 0711, owned by the grader)::
     rules/<name>.py  a copy of the student's rules file, checked first
     boot/entry.py    the worker entry script (not on the worker's sys.path)
     work-N/          the working directory of launch N (unshare and plain layers; bwrap uses its own /tmp)
+    bwrap-options-N  bwrap's options of launch N (mode 0600; deleted once bwrap has it open)
 
 Everything but ``work-N`` is read-only to the sandbox uid. The directory is
-removed by :meth:`Submission.remove`.
+removed by :meth:`Submission.remove`, which also removes the launches' cgroups
+(:meth:`Submission.remove_work_dir`, called after each launch ends, removes those
+whose processes are gone).
 """
 
 from __future__ import annotations
@@ -172,6 +175,23 @@ class Submission:
             self.remove()
             raise
         self._work_count = 0
+        self._file_count = 0
+        self.cgroups: list = []  # WorkerCgroup of each launch not yet removed
+
+    def new_private_file(self, stem: str) -> Path:
+        """A new empty file only the grader can read, removed with the submission."""
+        self._file_count += 1
+        path = self.root / f"{stem}-{self._file_count}"
+        os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY | os.O_NOFOLLOW, 0o600))
+        return path
+
+    def track_cgroup(self, group: object) -> None:
+        """Remember a launch's cgroup, removed once the launch's processes are gone."""
+        self.cgroups.append(group)
+
+    def release_cgroups(self, wait_s: float = 0.0) -> None:
+        """Remove the cgroups whose processes have all ended (waiting up to ``wait_s`` for them)."""
+        self.cgroups = [g for g in self.cgroups if not g.remove(wait_s)]
 
     def new_work_dir(self, uid: int | None) -> Path:
         """A fresh working directory owned by ``uid`` (when root), removed with the submission."""
@@ -183,8 +203,14 @@ class Submission:
         return path
 
     def remove_work_dir(self, path: Path | None) -> None:
+        """A launch ended (the worker calls this after killing it): remove its working directory.
+        Its cgroup stays until the submission is removed: another worker of the submission may be
+        starting right now, its cgroup made but not yet joined, and so indistinguishable from an
+        ended launch's empty one (removing it made that launch fail)."""
         if path is not None:
             shutil.rmtree(path, ignore_errors=True)
 
     def remove(self) -> None:
+        if getattr(self, "cgroups", None):
+            self.release_cgroups(wait_s=2.0)
         shutil.rmtree(self.root, ignore_errors=True)

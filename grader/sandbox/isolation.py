@@ -41,28 +41,37 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from solitaire.errors import UserError
+
 from .uids import is_root
+from .view import PACKAGE_DIRS, SANDBOX_PYTHON, base_interpreter, view_args
 
 log = logging.getLogger("grader.sandbox")
 
 ISOLATION_NAMES = ("bwrap", "unshare", "plain")
 SANDBOX_ROOT = "/sandbox"  # where bwrap mounts the engine, rules and entry copies
 SYSTEM_DIRS = ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
-# Run as (namespace) root inside unshare's new mount namespace: $1 = the submission's temp dir,
+# Run as (namespace) root inside unshare's new namespaces: $1 = the submission's temp dir,
 # $2 = size of the private /tmp, $3 = the Python installation, $4 = its topmost ancestor that others
-# cannot traverse (or ""), then the directories to hide, "--", the worker command.
+# cannot traverse (or ""), then "key=value" IPC sysctls (key under /proc/sys, "," for " "), "--",
+# the directories to hide, "--", the worker command. The Python installation is re-mounted first,
+# so that its site-packages can be hidden inside it.
 HIDE_SCRIPT = """
 root=$1; size=$2; python=$3; locked=$4; shift 4
 exec 9<"$root" || exit 97
 exec 8<"$python" || exit 97
 while [ "$1" != "--" ]; do
-  mount -t tmpfs -o ro,size=4k,mode=000 sandbox-hidden "$1" || exit 97; shift
+  echo "${1#*=}" | tr , ' ' > "/proc/sys/${1%%=*}" || exit 97; shift
 done
 shift
 if [ -n "$locked" ]; then
   mount -t tmpfs -o size=64k,mode=0755 sandbox-python "$locked" && mkdir -p "$python" || exit 97
   mount --no-canonicalize --bind /proc/self/fd/8 "$python" && mount -o remount,bind,ro "$python" || exit 97
 fi
+while [ "$1" != "--" ]; do
+  if [ -d "$1" ]; then mount -t tmpfs -o ro,size=4k,mode=000 sandbox-hidden "$1" || exit 97; fi; shift
+done
+shift
 mount -t tmpfs -o size="$size",mode=1777 sandbox-tmp /tmp || exit 97
 mkdir -m 0755 /tmp/.sandbox || exit 97
 mount --no-canonicalize --bind /proc/self/fd/9 /tmp/.sandbox || exit 97
@@ -86,59 +95,52 @@ class Isolation:
     kills_descendants: bool  # a PID namespace (or a dedicated uid) reaches setsid escapees
     detail: str
 
+    @property
+    def strong(self) -> bool:
+        """Namespaces for everything (bwrap, or unshare with all of them); ``plain`` is weak: the
+        worker sees the file system by permissions only and reaches the network."""
+        return self.name in STRONG_LAYERS
+
     def describe(self) -> str:
         return f"sandbox isolation: {self.name} ({self.detail})"
 
 
+STRONG_LAYERS = ("bwrap", "unshare")
+
+
+class WeakSandboxRefused(UserError):
+    """Only a weak layer works here and the instructor did not accept the risk (one line)."""
+
+    def __init__(self, isolation: Isolation) -> None:
+        self.isolation = isolation
+        super().__init__(
+            f"refusing to run student code: only the '{isolation.name}' sandbox layer works here (no "
+            "namespaces: student code could read world-readable files and use the network); install "
+            "bubblewrap or allow user namespaces, or accept the risk with --allow-weak-sandbox")
+
+
 def python_executable() -> str:
     """The grader's base interpreter (not a venv's launcher): the sandbox runs it with -I -S."""
-    real = os.path.realpath(sys.executable)
-    if real.startswith(os.path.realpath(sys.base_prefix) + os.sep):
-        return real
-    for name in (f"python{sys.version_info[0]}.{sys.version_info[1]}", "python3"):
-        candidate = os.path.join(sys.base_prefix, "bin", name)
-        if os.path.exists(candidate):
-            return os.path.realpath(candidate)
-    return real
+    return base_interpreter()
 
 
-def _system_binds() -> list[str]:
-    args = ["--ro-bind", "/usr", "/usr"]
-    for path in SYSTEM_DIRS:
-        if os.path.islink(path):
-            args += ["--symlink", os.readlink(path), path]
-        elif os.path.isdir(path):
-            args += ["--ro-bind", path, path]
-    if os.path.isfile("/etc/ld.so.cache"):
-        args += ["--ro-bind", "/etc/ld.so.cache", "/etc/ld.so.cache"]
-    prefix = os.path.realpath(sys.base_prefix)
-    if not prefix.startswith("/usr/") and prefix != "/usr":
-        args += _traversable_parents(prefix)
-        args += ["--ro-bind", prefix, prefix]
-    return args
+def bwrap_options(root: Path, tmp_bytes: int, as_root: bool, ipc_ready: bool) -> list[str]:
+    """bwrap's options, without the program: the launcher hands them over on a file descriptor
+    (``--args``), so that no command line inside the sandbox shows a host path.
 
-
-def _traversable_parents(path: str) -> list[str]:
-    """bwrap creates missing parents of a mount point with the source's (maybe 0700) mode: make them 0755."""
-    args: list[str] = []
-    parts = Path(path).parts
-    for depth in range(2, len(parts)):
-        args += ["--perms", "0755", "--dir", str(Path(*parts[:depth]))]
-    return args
-
-
-def bwrap_prefix(root: Path, tmp_bytes: int, as_root: bool) -> list[str]:
-    """The bwrap command line up to (not including) the sandboxed program."""
-    args = [
-        shutil.which("bwrap") or "bwrap",
-        "--die-with-parent", "--new-session",
-        "--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
-    ]
+    ``ipc_ready``: the launcher already made a new IPC namespace with bounded System V IPC
+    (as root); bwrap then keeps it instead of making a fresh, unbounded one.
+    """
+    args = ["--die-with-parent", "--new-session",
+            "--unshare-net", "--unshare-pid", "--unshare-uts", "--unshare-cgroup-try"]
+    if not ipc_ready:
+        args.append("--unshare-ipc")
     if as_root:
         args += ["--cap-drop", "ALL", "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
     else:
         args += ["--unshare-user"]
-    args += _system_binds()
+    mounts, env = view_args()
+    args += mounts
     args += [
         "--proc", "/proc", "--dev", "/dev",
         "--perms", "1777", "--size", str(tmp_bytes), "--tmpfs", "/tmp",
@@ -147,18 +149,34 @@ def bwrap_prefix(root: Path, tmp_bytes: int, as_root: bool) -> list[str]:
         "--ro-bind", str(root / "rules"), f"{SANDBOX_ROOT}/rules",
         "--ro-bind", str(root / "boot"), f"{SANDBOX_ROOT}/boot",
         "--chdir", "/tmp",
-        "--clearenv", "--setenv", "PATH", "/usr/bin:/bin", "--setenv", "LANG", "C.UTF-8",
+        "--clearenv", "--setenv", "PATH", f"{SANDBOX_PYTHON}/bin", "--setenv", "LANG", "C.UTF-8",
         "--setenv", "HOME", "/tmp",
-        "--",
     ]
+    for name, value in env.items():
+        args += ["--setenv", name, value]
     return args
 
 
-def unshare_prefix(root: Path, tmp_bytes: int, hidden: list[str], as_root: bool) -> list[str]:
+def ipc_sysctls(ipc_bytes: int) -> list[str]:
+    """System V and POSIX IPC bounds for a new IPC namespace, as "key=value" under /proc/sys.
+
+    Shared memory: at most ``ipc_bytes`` in all (``shmall`` pages) and per segment, 16 segments;
+    message queues: 16 of 16 KiB; semaphores: a few. Written as root before the uid drop.
+    """
+    page = os.sysconf("SC_PAGE_SIZE")
+    return [
+        f"kernel/shmmax={ipc_bytes}", f"kernel/shmall={max(1, ipc_bytes // page)}", "kernel/shmmni=16",
+        "kernel/msgmax=8192", "kernel/msgmnb=16384", "kernel/msgmni=16", "kernel/sem=32,256,32,16",
+        "fs/mqueue/queues_max=4", "fs/mqueue/msg_max=10", "fs/mqueue/msgsize_max=8192",
+    ]
+
+
+def unshare_prefix(root: Path, tmp_bytes: int, hidden: list[str], as_root: bool,
+                   ipc_bytes: int = 16 * 1024 * 1024) -> list[str]:
     """The unshare command line: namespaces, then HIDE_SCRIPT, then (after "--") the worker."""
     args = [
         shutil.which("unshare") or "unshare",
-        "--net", "--pid", "--fork", "--kill-child", "--ipc", "--uts",
+        "--net", "--pid", "--fork", "--kill-child", "--ipc", "--uts", "--cgroup",
         "--mount", "--propagation", "private", "--mount-proc",
     ]
     if not as_root:
@@ -166,7 +184,27 @@ def unshare_prefix(root: Path, tmp_bytes: int, hidden: list[str], as_root: bool)
     python = os.path.realpath(sys.base_prefix)
     locked = _first_locked_ancestor(Path(python))
     return [*args, "--", "/bin/sh", "-c", HIDE_SCRIPT, "sandbox-hide", str(root), str(tmp_bytes),
-            python, str(locked or ""), *hidden, "--"]
+            python, str(locked or ""), *ipc_sysctls(ipc_bytes), "--", *hidden, "--"]
+
+
+def package_dirs() -> list[Path]:
+    """Every site-packages/dist-packages directory of this interpreter, its venv and the system's."""
+    import site
+    import sysconfig
+
+    found: set[str] = set()
+    for base in {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix}:
+        paths = sysconfig.get_paths(vars={"base": base, "platbase": base})
+        found.update((paths["purelib"], paths["platlib"]))
+    try:
+        found.update(site.getsitepackages())
+    except AttributeError:
+        pass
+    found.add(site.getusersitepackages())
+    version = f"python{sys.version_info[0]}.{sys.version_info[1]}"
+    for prefix in ("/usr", "/usr/local"):
+        found.update(f"{prefix}/lib/{lib}/{name}" for lib in ("python3", version) for name in PACKAGE_DIRS)
+    return sorted(Path(p) for p in found if os.path.isdir(p))
 
 
 def _first_locked_ancestor(path: Path) -> Path | None:
@@ -194,7 +232,8 @@ def unshare_hidden(extra: list[Path]) -> list[str]:
     """Directories the unshare layer covers: the grader's, the caller's, shared ones and every
     other non-system top-level directory; never the one holding Python."""
     python = Path(os.path.realpath(sys.base_prefix))
-    wanted = [*default_hidden_paths(), *extra, *(Path(p) for p in SHARED_DIRS), *other_top_level_dirs()]
+    wanted = [*default_hidden_paths(), *extra, *(Path(p) for p in SHARED_DIRS), *other_top_level_dirs(),
+              *package_dirs()]
     kept = []
     for path in outermost([p.resolve() for p in wanted if p.is_dir()]):
         if python.is_relative_to(path) or path == Path("/tmp") or Path("/tmp").is_relative_to(path):
@@ -248,25 +287,36 @@ def layer(name: str) -> Isolation:
     root = is_root()
     if name == "bwrap":
         detail = ("namespaces net, pid, ipc, uts, cgroup; "
-                  "mount view /usr + python + engine copy + rules copy; "
-                  "private /tmp; " + ("dedicated uid, caps dropped" if root else "user namespace")
-                  + "; rlimits")
+                  "mount view: interpreter + standard library + its shared libraries + engine copy + "
+                  "rules copy; private /tmp; " + ("dedicated uid, caps dropped" if root else "user namespace")
+                  + "; rlimits" + _memory_detail(ipc=root))
         return Isolation("bwrap", root, True, detail)
     if name == "unshare":
-        detail = ("namespaces net, pid, ipc, uts, mount; private /tmp; grader, reference, project and shared "
-                  "directories hidden by tmpfs; "
-                  + ("dedicated uid" if root else "user namespace, grader's uid outside") + "; rlimits")
+        detail = ("namespaces net, pid, ipc, uts, cgroup, mount; private /tmp; grader, reference, project, "
+                  "shared and site-packages directories hidden by tmpfs; "
+                  + ("dedicated uid" if root else "user namespace, grader's uid outside") + "; rlimits"
+                  + _memory_detail(ipc=True))
         return Isolation("unshare", root, True, detail)
     if name == "plain":
         if root:
             return Isolation("plain", True, True,
                              "NO namespaces: network and file system reachable by permissions; dedicated uid "
-                             "(its processes are killed pid by pid after the worker), rlimits")
+                             "(its processes are killed pid by pid after the worker), rlimits"
+                             + _memory_detail(ipc=False))
         return Isolation("plain", False, False,
                          "NO namespaces and NO uid change: the worker runs as the grader's user and could "
                          "read its files, use the network and signal it; processes started with setsid may "
                          "outlive the worker; rlimits only")
     raise ValueError(f"unknown isolation {name!r}")
+
+
+def _memory_detail(ipc: bool) -> str:
+    """How the worker's memory is bounded besides RLIMIT_AS (a cgroup, an IPC namespace's sysctls)."""
+    from .cgroups import hierarchy
+
+    found = hierarchy()
+    text = f"; memory cgroup v{found.version}" if found is not None else "; NO memory cgroup"
+    return text + ("; System V IPC bounded" if ipc else "; System V IPC unbounded")
 
 
 def readable_by_others(path: Path) -> bool:

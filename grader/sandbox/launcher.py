@@ -1,22 +1,66 @@
-"""The command line that starts the worker entry script inside an isolation layer."""
+"""The command line that starts the worker entry script inside an isolation layer.
+
+Every launch is wrapped by :data:`LAUNCH_SCRIPT` (``/bin/sh``, which then execs the layer, so
+the process the worker waits for and kills is still the layer's): it first writes the IPC
+sysctls when the launcher made a new IPC namespace for bwrap (``unshare --ipc`` in front, as
+root), then moves itself into the launch's cgroup (:mod:`.cgroups`) so that every process of
+the worker is born inside it, then opens bwrap's options file on a descriptor for
+``bwrap --args`` and deletes it: the options name host paths, and a command line is readable
+by every process of the PID namespace.
+"""
 
 from __future__ import annotations
 
 import json
+import logging
+import shutil
 from collections.abc import Sequence
 from pathlib import Path
 
+from . import cgroups
 from .files import Submission
 from .isolation import (
     SANDBOX_ROOT,
     UNSHARE_SANDBOX,
     Isolation,
-    bwrap_prefix,
+    bwrap_options,
+    ipc_sysctls,
     python_executable,
     unshare_hidden,
     unshare_prefix,
 )
 from .limits import Limits
+from .view import python_view
+
+log = logging.getLogger("grader.sandbox")
+
+# $1 = bwrap's options file ("" for none) and $2 = the descriptor to open it on, then
+# "key=value" sysctls under /proc/sys ("," for " ") "--", cgroup.procs files "--", the command.
+LAUNCH_SCRIPT = """
+options=$1; fd=$2; shift 2
+while [ "$1" != "--" ]; do
+  echo "${1#*=}" | tr , ' ' > "/proc/sys/${1%%=*}" || exit 96; shift
+done
+shift
+while [ "$1" != "--" ]; do echo $$ > "$1" || exit 96; shift; done
+shift
+if [ -n "$options" ]; then eval "exec $fd<\\"\\$options\\"" || exit 96; rm -f "$options"; fi
+exec "$@"
+"""
+WRAPPER_FAILED_STATUS = 96
+EXTRA_TASKS = 4  # the layer's own processes besides the worker's (sh/bwrap, bwrap's init)
+
+
+def _free_fd(used: Sequence[int]) -> int:
+    """A descriptor number a POSIX shell can redirect (3..9) that the worker's pipes do not use."""
+    return next(fd for fd in range(3, 10) if fd not in used)
+
+
+def _write_options(submission: Submission, options: list[str]) -> Path:
+    path = submission.new_private_file("bwrap-options")
+    with open(path, "wb") as handle:
+        handle.write(b"".join(arg.encode() + b"\0" for arg in options))
+    return path
 
 
 def launch_command(
@@ -29,19 +73,33 @@ def launch_command(
     reply_fd: int,
     hidden: Sequence[Path] = (),
 ) -> list[str]:
-    """The argv that starts the entry script inside ``isolation``."""
+    """The argv that starts the entry script inside ``isolation`` (in a new cgroup, when one can be had)."""
+    options_file: Path | None = None
+    options_fd = _free_fd((request_fd, reply_fd))
+    sysctls: list[str] = []
+    front: list[str] = []
     if isolation.name == "bwrap":
         base, cwd = SANDBOX_ROOT, "/tmp"
-        prefix = bwrap_prefix(submission.root, limits.tmp_bytes, isolation.as_root)
+        own_ipc = isolation.as_root and shutil.which("unshare") is not None
+        if own_ipc:
+            front = [shutil.which("unshare") or "unshare", "--ipc", "--"]
+            sysctls = ipc_sysctls(limits.ipc_bytes)
+        options_file = _write_options(
+            submission, bwrap_options(submission.root, limits.tmp_bytes, isolation.as_root, own_ipc))
+        prefix = [shutil.which("bwrap") or "bwrap", "--args", str(options_fd), "--"]
+        python = python_view().inside_binary
     elif isolation.name == "unshare":
         base, cwd = UNSHARE_SANDBOX, "/tmp"
         hidden_dirs = unshare_hidden([Path(p) for p in hidden])
         if any(submission.root.resolve().is_relative_to(p) for p in hidden_dirs):
             raise RuntimeError(f"the sandbox temp dir {submission.root} lies inside a hidden directory")
-        prefix = unshare_prefix(submission.root, limits.tmp_bytes, hidden_dirs, isolation.as_root)
+        prefix = unshare_prefix(submission.root, limits.tmp_bytes, hidden_dirs, isolation.as_root,
+                                limits.ipc_bytes)
+        python = python_executable()
     else:
         base, cwd = str(submission.root), str(work_dir)
         prefix = []
+        python = python_executable()
     config = {
         "request_fd": request_fd,
         "reply_fd": reply_fd,
@@ -59,6 +117,15 @@ def launch_command(
             "nofile": [limits.open_files, limits.open_files],
             "fsize": [limits.file_bytes, limits.file_bytes],
             "core": [0, 0],
+            "msgqueue": [64 * 1024, 64 * 1024],
         },
     }
-    return [*prefix, python_executable(), "-I", "-S", "-B", "-u", f"{base}/boot/entry.py", json.dumps(config)]
+    command = [*prefix, python, "-I", "-S", "-B", "-u", f"{base}/boot/entry.py", json.dumps(config)]
+    group = cgroups.create(limits.group_memory_bytes, limits.processes + EXTRA_TASKS)
+    if group is not None:
+        submission.track_cgroup(group)
+    procs = group.procs_files if group is not None else []
+    if not (front or sysctls or procs or options_file):
+        return command
+    return [*front, "/bin/sh", "-c", LAUNCH_SCRIPT, "sandbox-launch", str(options_file or ""),
+            str(options_fd), *sysctls, "--", *procs, "--", *command]

@@ -6,7 +6,8 @@ clock shared by all the workers (and restarts) of one submission.
 Each limit can be overridden from the environment (handy for tests and for
 ``solitaire grade`` without new flags): ``SOLITAIRE_SANDBOX_<FIELD>`` in upper
 case, e.g. ``SOLITAIRE_SANDBOX_CALL_S=1``, ``SOLITAIRE_SANDBOX_WALL_S=10``,
-``SOLITAIRE_SANDBOX_ISOLATION=plain``. :meth:`Limits.from_env` applies them.
+``SOLITAIRE_SANDBOX_ISOLATION=plain``, ``SOLITAIRE_SANDBOX_ALLOW_WEAK=1``.
+:meth:`Limits.from_env` applies them.
 """
 
 from __future__ import annotations
@@ -33,19 +34,22 @@ class Limits:
     processes: int = 8  # RLIMIT_NPROC per sandbox uid (threads count); worst memory = processes x memory
     open_files: int = 64  # RLIMIT_NOFILE
     file_bytes: int = 1 * MiB  # RLIMIT_FSIZE
-    tmp_bytes: int = 16 * MiB  # size of the sandbox's private /tmp (bwrap only)
+    tmp_bytes: int = 16 * MiB  # size of the sandbox's private /tmp (bwrap, unshare)
+    group_memory_bytes: int = 1024 * MiB  # the worker's cgroup: all its processes, tmpfs, shared memory
+    ipc_bytes: int = 16 * MiB  # System V shared memory in the worker's IPC namespace (shmmax, shmall)
     output_bytes: int = 64 * 1024  # student stdout+stderr kept (the rest is drained and dropped)
     reply_bytes: int = 256 * 1024  # longest reply line accepted
     rules_bytes: int = 256 * 1024  # largest rules file accepted
     max_restarts: int = 200  # worker restarts per submission before giving up
     isolation: str = "auto"  # auto | bwrap | unshare | plain (force a layer; auto = strongest)
+    allow_weak: bool = False  # grade even when only the weak layer (plain) works: the instructor's call
 
     def __post_init__(self) -> None:
         if self.isolation not in ISOLATIONS:
             raise ValueError(f"isolation must be one of {', '.join(ISOLATIONS)}, not {self.isolation!r}")
         for field in dataclasses.fields(self):
             value = getattr(self, field.name)
-            if isinstance(value, (int, float)) and value <= 0:
+            if isinstance(value, (int, float)) and not isinstance(value, bool) and value <= 0:
                 raise ValueError(f"sandbox limit {field.name} must be positive, not {value}")
 
     @classmethod
@@ -59,6 +63,11 @@ class Limits:
             if text is None:
                 continue
             kind = type(getattr(base, field.name))
+            if kind is bool:
+                if text.strip().lower() not in ("1", "0", "true", "false", "yes", "no", ""):
+                    raise ValueError(f"{ENV_PREFIX}{field.name.upper()}={text!r} is not 1 or 0")
+                changes[field.name] = text.strip().lower() in ("1", "true", "yes")
+                continue
             try:
                 changes[field.name] = kind(text) if kind is not int else int(float(text))
             except ValueError:
