@@ -15,11 +15,16 @@
 Exit status: 0 when everything went through; 1 when the step was carried out
 but some students or lines need attention (each named in a message); 2 for a
 mistake that stops the step (a bad course file, a malformed roster ...).
+A student needs attention when the course could not reach or grade their
+work (collect: ``missing``, ``unreachable``; grade: grading failed; export:
+those and ``not-collected``, ``not-graded``); a student's own outcome
+(not submitted, wrong branch, late) is reported but exits 0.
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -155,9 +160,14 @@ def _usage(parser: argparse.ArgumentParser) -> int:
     return cli.USER_ERROR_STATUS
 
 
-def _console() -> Any:
+def _console(wide: bool = False) -> Any:
+    """The console of the course commands; ``wide`` lines are never wrapped nor clipped."""
     from rich.console import Console
 
+    if wide:
+        from grader.course.export import PIPE_WIDTH
+
+        return Console(highlight=False, width=PIPE_WIDTH)
     return Console(highlight=False)
 
 
@@ -212,20 +222,24 @@ def run_publish(args: argparse.Namespace) -> int:
 
 
 def run_collect(args: argparse.Namespace) -> int:
-    from grader.course import collect
+    from grader.course import collect, publish
 
     course = _load(args)
-    rows = collect.collect(course)
+    now = publish.utc_now()
+    rows = collect.collect(course, clock=lambda: now)
     attention = False
     for row in rows:
         line = f"{row.student}: {row.status}" + (f" {row.sha[:10]}" if row.sha else "") + f" ({row.reason})"
-        if row.status in ("unreachable", "missing", "empty", "wrong-branch"):
+        if row.status in (*collect.ATTENTION, "empty", "wrong-branch"):
             cli.warn(line)
-            attention = attention or row.status in ("unreachable", "missing")
+            attention = attention or row.status in collect.ATTENTION
         else:
             print(line)
     gradable = sum(row.gradable for row in rows)
     print(f"{gradable} of {len(rows)} submissions to grade; written to {course.collected_path}")
+    note = collect.provisional(course, now)
+    if note:
+        cli.warn(note)
     return ATTENTION if attention else 0
 
 
@@ -265,14 +279,19 @@ def run_export(args: argparse.Namespace) -> int:
 
     course = _load(args)
     path, rows = export.export_csv(course, Path(args.out) if args.out else None)
-    _console().print(export.table(rows, title=f"Gradebook of {course.course_id}/{course.assignment}"))
+    console = _console(wide=not sys.stdout.isatty())  # piped: whole rows, not a clipped table
+    console.print(export.table(rows, title=f"Gradebook of {course.course_id}/{course.assignment}"))
     print(f"grades written to {path}")
     if args.gradescope:
         from grader.course import gradescope
 
         zip_path = gradescope.build(course, Path(args.gradescope))
         print(f"Gradescope autograder written to {zip_path}")
-    return 0
+    attention = export.needing_attention(rows)
+    if attention:
+        cli.warn(f"{len(attention)} student(s) need attention: "
+                 + ", ".join(f"{row.student} ({row.status})" for row in attention))
+    return ATTENTION if attention else 0
 
 
 def run_demo(args: argparse.Namespace) -> int:

@@ -54,6 +54,11 @@ COLLECTED_COLUMNS = (
     "penalty_percent", "submission", "reason",
 )
 GRADABLE = ("ok", "late")
+#: Statuses that need the instructor: the course's machinery could not reach the student's
+#: work. A student's own outcome (not-submitted, empty, wrong-branch, late) is reported but
+#: needs nobody. Exit status 1 of the course commands means "done, with students needing
+#: attention" (see NEEDS_ATTENTION in export.py and docs/instructor-guide.md).
+ATTENTION = ("missing", "unreachable")
 REFLOG_LINE = re.compile(r"^([0-9a-f]{40}) ([0-9a-f]{40}) .*> (\d+) ([+-]\d{4})(?:\t(.*))?$")
 NULL_SHA = "0" * 40
 Clock = Callable[[], dt.datetime]
@@ -235,6 +240,28 @@ class Collector:
                 progress(row)
         write_csv(self.config.collected_path, COLLECTED_COLUMNS, [row.row() for row in rows])
         return rows
+
+
+def provisional(config: CourseConfig, now: dt.datetime) -> str | None:
+    """Why a collect at ``now`` is not final (pushes may still count), or None once it is."""
+    deadline, cutoff = config.deadline, config.late.cutoff(config.deadline)
+    if now < deadline:
+        return (f"collected before the deadline ({iso(deadline)}, in {_duration(deadline - now)}): "
+                "this collection is provisional; collect again after the deadline"
+                + (f" (late pushes count until {iso(cutoff)})" if cutoff > deadline else ""))
+    if now < cutoff:
+        return (f"late pushes still count until the cut-off {iso(cutoff)} (in {_duration(cutoff - now)}): "
+                "this collection is provisional for students who push late; collect again after it")
+    return None
+
+
+def _duration(delta: dt.timedelta) -> str:
+    """``2 days 3 h``, ``5 h 20 min``, ``12 min``: how long until a moment, to the minute."""
+    minutes = int(delta.total_seconds() // 60)
+    days, hours, minutes = minutes // 1440, minutes // 60 % 24, minutes % 60
+    if days:
+        return f"{days} day{'s' if days != 1 else ''} {hours} h"
+    return f"{hours} h {minutes} min" if hours else f"{minutes} min"
 
 
 def collect(

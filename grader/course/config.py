@@ -427,8 +427,9 @@ def init(
     elif deadline.tzinfo is None:
         raise UserError(f"deadline {deadline.isoformat()} has no time zone")
     text = render(course_id, assignment, seed, variations or approved_variations(), deadline, remote)
+    # checked before anything is created: a bad variation leaves no empty folder behind
+    from_dict(tomllib.loads(text), directory.resolve(), str(config_path))
     directory.mkdir(parents=True, exist_ok=True)
-    from_dict(tomllib.loads(text), directory.resolve(), str(config_path))  # check before writing
     config_path.write_text(text, encoding="utf-8")
     if roster is not None and not (directory / "roster.csv").exists():
         (directory / "roster.csv").write_text(roster, encoding="utf-8")

@@ -20,10 +20,16 @@ from rich.text import Text
 from solitaire.errors import UserError
 
 from .assign import load_assignments, roster_by_id
-from .collect import Collected, read_collected
+from .collect import ATTENTION, Collected, read_collected
 from .config import CourseConfig
 from .points import category_points
 from .roster import write_csv
+
+#: Rows that need the instructor (exit status 1 of ``course export``): what collect counts as
+#: attention, plus students not collected yet or collected but not graded.
+NEEDS_ATTENTION = (*ATTENTION, "not-collected", "not-graded")
+#: Width of the table when stdout is not a terminal: full rows, never clipped at 80 columns.
+PIPE_WIDTH = 1000
 
 GRADES_COLUMNS = (
     "id", "name", "email", "variation", "status", "sha", "received_at", "days_late",
@@ -113,8 +119,15 @@ def export_csv(config: CourseConfig, path: Path | None = None) -> tuple[Path, li
     return path, rows
 
 
+def needing_attention(rows: list[GradeRow]) -> list[GradeRow]:
+    """The rows whose status is in :data:`NEEDS_ATTENTION`."""
+    return [row for row in rows if row.status in NEEDS_ATTENTION]
+
+
 def table(rows: list[GradeRow], title: str = "Gradebook") -> Group:
-    """The gradebook as a rich table (fits 80 columns), then a note per student who needs one."""
+    """The gradebook as a rich table (fits 80 columns for usual ids), then a note per student
+    who needs one. Print it with a console of :data:`PIPE_WIDTH` columns when stdout is not a
+    terminal, so that a pipe or a file gets whole rows."""
     grid = Table(title=title, box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
     for name in ("id", "variation", "status", "sha"):
         grid.add_column(name, no_wrap=True)
