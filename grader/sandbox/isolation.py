@@ -234,12 +234,10 @@ def unshare_hidden(extra: list[Path]) -> list[str]:
     python = Path(os.path.realpath(sys.base_prefix))
     wanted = [*default_hidden_paths(), *extra, *(Path(p) for p in SHARED_DIRS), *other_top_level_dirs(),
               *package_dirs()]
-    kept = []
-    for path in outermost([p.resolve() for p in wanted if p.is_dir()]):
-        if python.is_relative_to(path) or path == Path("/tmp") or Path("/tmp").is_relative_to(path):
-            continue
-        kept.append(str(path))
-    return kept
+    usable = [p.resolve() for p in wanted if p.is_dir()]
+    usable = [p for p in usable
+              if not (python.is_relative_to(p) or p == Path("/tmp") or Path("/tmp").is_relative_to(p))]
+    return [str(p) for p in outermost(usable)]
 
 
 def default_hidden_paths() -> list[Path]:
