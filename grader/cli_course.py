@@ -104,6 +104,9 @@ def register(subparsers: Any) -> None:
     p.add_argument("--broker", metavar="URL", default=None,
                    help="the Redis broker of --backend celery (default: [grading] broker of the "
                         "course file, else redis://127.0.0.1:6379/0)")
+    p.add_argument("--allow-weak-sandbox", action="store_true",
+                   help="grade even where only the weak sandbox layer (plain: no namespaces) works; "
+                        "student code could then read world-readable files and use the network")
     p.set_defaults(func=run_grade)
 
     p = cli.add_command(
@@ -248,6 +251,13 @@ def run_grade(args: argparse.Namespace) -> int:
 
     from grader.course import grade_class
 
+    if args.grader == "sandbox":
+        from grader.sandbox import layer_line, require_sandbox
+
+        # fails closed (WeakSandboxRefused: one line, status 2) before anything is graded; the
+        # pool's processes inherit --allow-weak-sandbox (Celery workers elsewhere need
+        # SOLITAIRE_SANDBOX_ALLOW_WEAK=1 in their own environment)
+        print(f"solitaire: {layer_line(require_sandbox(args.allow_weak_sandbox))}", file=sys.stderr)
     course = _load(args)
     if args.jobs is not None and args.jobs < 1:
         cli.fail("--jobs must be at least 1")

@@ -37,6 +37,9 @@ def register(subparsers: Any) -> None:
                        help="directory for results.json and feedback.md")
     grade.add_argument("--worker", choices=("sandbox", "local"),
                        help="sandbox (default) or local (trusted code only: runs it unsandboxed)")
+    grade.add_argument("--allow-weak-sandbox", action="store_true",
+                       help="grade even where only the weak sandbox layer (plain: no namespaces) works; "
+                            "student code could then read world-readable files and use the network")
     grade.set_defaults(func=run_grade)
 
     traces = cli.add_command(
@@ -93,6 +96,11 @@ def run_grade(args: argparse.Namespace) -> int:
     if args.worker == "local":
         print("solitaire: warning: --worker local runs the submission without a sandbox; "
               "use it only for trusted code", file=sys.stderr)
+    else:
+        from .sandbox import layer_line, require_sandbox
+
+        # fails closed (WeakSandboxRefused: one line, status 2) before anything is graded
+        print(f"solitaire: {layer_line(require_sandbox(args.allow_weak_sandbox))}", file=sys.stderr)
     results = grade_submission(submission, variation, Path(args.out), worker=args.worker)
     maximum = sum(t["max_score"] for t in results["tests"])
     for test in results["tests"]:

@@ -19,7 +19,7 @@ isolated implementation. Typical use by the suite, one factory per submission::
 threat model.
 """
 
-from .factory import SandboxFactory, checked_isolation, sandbox_factory
+from .factory import SandboxFactory, checked_isolation, layer_line, require_sandbox, sandbox_factory
 from .isolation import Isolation, WeakSandboxRefused
 from .limits import Budget, Limits
 from .probe import active_isolation, choose_isolation
@@ -27,5 +27,6 @@ from .worker import LoadFailure, SandboxWorker
 
 __all__ = [
     "Budget", "Isolation", "Limits", "LoadFailure", "SandboxFactory", "SandboxWorker", "WeakSandboxRefused",
-    "active_isolation", "checked_isolation", "choose_isolation", "sandbox_factory",
+    "active_isolation", "checked_isolation", "choose_isolation", "layer_line", "require_sandbox",
+    "sandbox_factory",
 ]

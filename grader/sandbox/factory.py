@@ -8,13 +8,14 @@ The factory is where grading fails closed: it chooses the layer when it is made 
 from __future__ import annotations
 
 import logging
+import os
 import weakref
 from collections.abc import Sequence
 from pathlib import Path
 
 from .files import Submission
 from .isolation import Isolation, WeakSandboxRefused
-from .limits import Budget, Limits
+from .limits import ENV_PREFIX, Budget, Limits
 from .probe import choose_isolation
 from .worker import SandboxWorker
 
@@ -28,6 +29,21 @@ def checked_isolation(limits: Limits) -> Isolation:
     if not isolation.strong and not limits.allow_weak:
         raise WeakSandboxRefused(isolation)
     return isolation
+
+
+def require_sandbox(allow_weak: bool = False) -> Isolation:
+    """For the grading commands, before any grading starts: the layer this machine gives, or
+    :class:`WeakSandboxRefused`. ``allow_weak`` (their ``--allow-weak-sandbox``) is passed on to
+    the grading subprocesses and pool workers through ``SOLITAIRE_SANDBOX_ALLOW_WEAK=1``."""
+    if allow_weak:
+        os.environ[ENV_PREFIX + "ALLOW_WEAK"] = "1"
+    return checked_isolation(Limits.from_env())
+
+
+def layer_line(isolation: Isolation) -> str:
+    """The instructor's log line naming the layer (``sandbox layer: bwrap (...)``)."""
+    warning = "" if isolation.strong else "WEAK, allowed by --allow-weak-sandbox: "
+    return f"sandbox layer: {isolation.name} ({warning}{isolation.detail})"
 
 
 class SandboxFactory:
