@@ -13,6 +13,7 @@ are the legal moves, is_won, the state after each legal move, and direct calls o
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -20,7 +21,7 @@ import pytest
 
 from grader import bugs
 from grader.mutants import reference_source
-from grader.traces.build import hidden_traces, option_sets, reference_variation
+from grader.traces.build import ROOT, hidden_traces, option_sets, reference_variation
 from solitaire import engine
 from solitaire.cards import Card, parse_card
 from solitaire.moves import MOVE, parse_move
@@ -224,6 +225,8 @@ def test_catalog_covers_every_rule_method_and_applies(name):
     reference = reference_variation(name)
     implemented = {m for m in RULE_METHODS if m in type(reference).__dict__}
     assert {bug.method for bug in catalog} == implemented
+    rules = (ROOT / "docs" / "rules" / f"{name}.md").read_text(encoding="utf-8")
+    assert {bug.ruling for bug in catalog} <= set(re.findall(r"^- \*\*([A-Z][0-9]+)\*\*", rules, re.M))
     changes = set()
     for bug in catalog:
         assert "\n" not in bug.description and bug.ruling
