@@ -24,11 +24,18 @@ Celery's own mechanisms, nothing home-made:
 Workers read the submissions and write the grading folders at the paths the
 parent sends: they need the course directory at the same path (same machine,
 or a shared file system).
+
+Worker log: one INFO line per task (student, variation, score, seconds), the
+full result only at DEBUG. Celery's own "Task ... succeeded: <result>" line
+(logger ``celery.app.trace``) would print every result at INFO: that logger is
+set to WARNING (failures still show).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import json
+import logging
 import os
 import time
 from collections.abc import Iterator
@@ -47,6 +54,10 @@ BROKER_ENV = "SOLITAIRE_BROKER"
 DEFAULT_BROKER = "redis://127.0.0.1:6379/0"
 #: results stay in Redis this long (a parent that died may come back for them)
 RESULT_SECONDS = 7 * 24 * 3600
+#: Celery's per-task success line carries the whole result: kept for failures only
+CELERY_TRACE_LOGGER = "celery.app.trace"
+
+log = logging.getLogger("grader.course.celery")
 
 
 def check_broker(url: str) -> str:
@@ -74,6 +85,7 @@ def make_app(broker: str) -> Celery:
         worker_hijack_root_logger=False,
     )
     app.task(name=TASK_NAME, bind=True)(_grade)
+    logging.getLogger(CELERY_TRACE_LOGGER).setLevel(logging.WARNING)
     return app
 
 
@@ -114,7 +126,24 @@ def _grade(self: Any, payload: dict[str, Any]) -> dict[str, Any]:
                 "error": f"the worker's grader is {mine}, `course grade` expects "
                          f"{payload['grader_version']}: give the workers the same code and restart them"}
     outcome = grade_one(GradeTask(**payload))
-    return {"task": payload, "results": outcome.results, "error": outcome.error, "seconds": outcome.seconds}
+    reply = {"task": payload, "results": outcome.results, "error": outcome.error, "seconds": outcome.seconds}
+    log_outcome(reply)
+    return reply
+
+
+def log_outcome(reply: dict[str, Any]) -> None:
+    """One INFO line (student, variation, score, seconds) for a graded task; the whole
+    ``reply`` at DEBUG. A task that failed is one WARNING line with the reason."""
+    task, results = reply["task"], reply.get("results")
+    if results is None:
+        log.warning("grading failed: %s %s after %.1f s: %s", task["student"], task["variation"],
+                    reply.get("seconds", 0.0), reply.get("error"))
+    else:
+        maximum = sum(task.get("points", {}).values())
+        log.info("graded %s %s: %g / %g in %.1f s", task["student"], task["variation"],
+                 float(results.get("score", 0.0)), maximum, reply.get("seconds", 0.0))
+    if log.isEnabledFor(logging.DEBUG):
+        log.debug("result of %s %s: %s", task["student"], task["variation"], json.dumps(reply, default=str))
 
 
 def _outcome(task: GradeTask, result: Any) -> GradeOutcome:

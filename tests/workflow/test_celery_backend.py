@@ -11,6 +11,7 @@ in between) is taken from Redis, not graded again.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import signal
 import socket
@@ -167,7 +168,12 @@ def test_celery_gives_the_local_gradebook_and_never_grades_twice(courses, broker
     assert 0 < on_celery["bob"][2] < on_celery["bob"][5] and on_celery["bob"][3] > 0  # partial, late
     assert on_celery["cy"][0] == "not-submitted"
     assert _categories(course) == _categories(local)
-    assert "succeeded" in worker.read_text()  # graded by the worker, not in this process
+    log = worker.read_text()  # graded by the worker, not in this process: one INFO line per task
+    for student in ("ada", "bob"):
+        (line,) = [line for line in log.splitlines() if f"graded {student} scorpion: " in line]
+        score, maximum = re.search(r"graded \w+ scorpion: (\S+) / (\S+) in \d+\.\d s$", line).groups()
+        assert float(score) == on_celery[student][2] and float(maximum) == on_celery[student][5], line
+    assert "succeeded in" not in log and '"tests"' not in log  # Celery's full-result line is gone
 
     again = _grade_cli(course, broker)
     assert again.returncode == 0, again.stderr
