@@ -4,7 +4,10 @@ The zip holds, at its root (Gradescope unpacks it to ``/autograder/source``):
 
 * ``setup.sh``: run once by Gradescope on its Ubuntu image, as root: installs
   Python 3.11+, git and bubblewrap (the sandbox), makes a virtual environment
-  in ``source/.venv`` and installs the bundled project into it;
+  in ``source/.venv`` and installs the bundled project into it, then makes
+  ``/autograder/source`` readable by root only (:data:`LOCKDOWN_SH`: no sandbox
+  uid can read the hidden traces or the roster, whatever layer the container
+  allows) and prints the sandbox layer the image gets;
 * ``run_autograder``: run for every submission; grades
   ``/autograder/submission`` with :mod:`grader.course.gradescope_run` and
   writes ``/autograder/results/results.json``;
@@ -40,6 +43,17 @@ SKIPPED_PARTS = ("__pycache__", ".pytest_cache", ".mypy_cache")
 EXECUTABLE = 0o755 << 16
 READABLE = 0o644 << 16
 
+#: the end of setup.sh: the autograder's files (the grader, its hidden traces, course.json with the
+#: roster's e-mails, the venv holding a copy of all of it) become root's alone, whatever sandbox
+#: layer the container allows (docs/security.md); then the build log names the layer.
+LOCKDOWN_SH = """\
+chown -R root:root "$SOURCE"
+chmod -R go-rwx "$SOURCE"
+chmod 0711 "$(dirname "$SOURCE")"
+"$SOURCE/.venv/bin/python" -c 'from grader.sandbox import active_isolation as a; print(a().describe())' \\
+  || echo "sandbox: no layer works in this image: grading will fail" >&2
+"""
+
 SETUP_SH = """\
 #!/usr/bin/env bash
 # Gradescope runs this once, as root, when it builds the autograder image.
@@ -56,7 +70,8 @@ fi
 "$PYTHON" -m venv "$SOURCE/.venv"
 "$SOURCE/.venv/bin/python" -m pip install -q --upgrade pip
 "$SOURCE/.venv/bin/python" -m pip install -q "$SOURCE"
-"""
+""" + LOCKDOWN_SH
+
 
 RUN_AUTOGRADER = """\
 #!/usr/bin/env bash
