@@ -2,10 +2,11 @@
 
 ``bwrap``
     bubblewrap: new network, PID, IPC, UTS (and cgroup) namespaces; a mount
-    view of only ``/usr`` (and the ``/bin``, ``/lib*`` links), the Python
-    installation (read-only), the engine copy, the rules copy and the entry
-    script (read-only), a private size-capped ``/tmp`` that is the working
-    directory, a fresh ``/proc`` and a minimal ``/dev``. ``--die-with-parent``
+    view of only the interpreter, its standard library (no site-packages) and
+    the shared libraries they load (:mod:`.view`), the engine copy, the rules
+    copy and the entry script (read-only), a private size-capped ``/tmp`` that
+    is the working directory, a fresh ``/proc`` and a minimal ``/dev``; its
+    options come on a descriptor, so no command line shows a host path. ``--die-with-parent``
     plus the PID namespace: killing the bwrap process kills every process the
     student started, ``setsid`` or not. As root, bwrap runs without a user
     namespace and keeps only CAP_SETUID/CAP_SETGID, which the entry script
@@ -13,9 +14,10 @@
     namespace, root could not switch to an unmapped uid).
 ``unshare``
     util-linux ``unshare``: new network, PID (with ``--kill-child``), IPC,
-    UTS and mount namespaces, a fresh ``/proc``; :data:`HIDE_SCRIPT` covers
-    the grader's project directory, ``grader/``, ``reference/``, the caller's
-    hidden paths and :data:`SHARED_DIRS` with empty read-only tmpfs mounts,
+    UTS, cgroup and mount namespaces, a fresh ``/proc``; :data:`HIDE_SCRIPT`
+    bounds System V IPC, covers the grader's project directory, ``grader/``,
+    ``reference/``, the caller's hidden paths, every site-packages and
+    :data:`SHARED_DIRS` with empty read-only tmpfs mounts,
     gives the worker a private ``/tmp`` and mounts the sandbox copy (and the
     Python installation, if it sits under a directory others cannot enter)
     read-only. The rest of the file system is protected by permissions only
@@ -27,7 +29,10 @@
     the worker runs as the grader's own user: it could read the grader's
     files and signal the grader. This is logged as a warning.
 
-Every layer adds the entry script's own hardening (rlimits, uid drop).
+Every layer adds the entry script's own hardening (rlimits, uid drop) and, as
+root, a memory cgroup per launch (:mod:`.cgroups`, joined by :mod:`.launcher`).
+Only ``bwrap`` and ``unshare`` are :attr:`Isolation.strong`: a factory refuses
+``plain`` unless the instructor allowed it (:class:`WeakSandboxRefused`).
 """
 
 from __future__ import annotations
@@ -50,7 +55,6 @@ log = logging.getLogger("grader.sandbox")
 
 ISOLATION_NAMES = ("bwrap", "unshare", "plain")
 SANDBOX_ROOT = "/sandbox"  # where bwrap mounts the engine, rules and entry copies
-SYSTEM_DIRS = ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 # Run as (namespace) root inside unshare's new namespaces: $1 = the submission's temp dir,
 # $2 = size of the private /tmp, $3 = the Python installation, $4 = its topmost ancestor that others
 # cannot traverse (or ""), then "key=value" IPC sysctls (key under /proc/sys, "," for " "), "--",
