@@ -3,22 +3,35 @@
 (a) the reference, graded like a submission (subprocess, sandbox): full marks;
 (b) the starter (``starter/V.py``; without it, the reference with every
     solution region replaced by ``raise NotImplementedError``): 0;
-(c) every AST mutant of the reference's solution regions (:mod:`grader.mutants`),
-    graded in-process: the kill rate, and whether each killed mutant lost points
-    only in its own method's category. A survivor must be listed in
-    ``grader/survivors/V.txt`` with a reason: ``equivalent: <why>`` for a mutant
-    no trace can kill, anything else for one a trace should kill (a to-do).
+(c) two families of mutants, graded in-process with the rubric's scoring:
+    every AST mutant of the reference's solution regions (:mod:`grader.mutants`)
+    and every realistic student bug of the catalog (:mod:`grader.bugs`). For
+    each: whether it is detected, whether it lost points only in its own
+    method, and its loss as a share of its own method's points. An AST
+    survivor must be listed in ``grader/survivors/V.txt`` with a reason:
+    ``equivalent: <why>`` for a mutant no trace can kill, anything else for one
+    a trace should kill (a to-do); a catalog bug must never survive;
+(d) constant answers: for each method, the best score of returning True,
+    False, None or an empty list (for a method that changes the state: leaving
+    it unchanged), summed over the methods;
+(e) the independent implementation (``tests/independent/V.py``, where there is one).
 
 Also checked: the catalog entry, that every rule category has checks, that every
 option value and every ruling id of the reference is exercised by some trace.
-The gate passes when (a) and (b) hold, nothing else is wrong, no survivor is
-unexplained and the kill rate over the non-equivalent mutants is at least 98%.
+The gate passes when (a), (b) and (e) score exactly full marks, 0 and full marks,
+nothing else is wrong, every non-equivalent mutant of each family is detected,
+loses points only in its own method and at least :data:`MIN_LOSS` of that
+method's points (a mutant killed by a timeout counts as detected), the median
+loss of each family is at least :data:`MEDIAN_LOSS`, and constant answers score
+at most :data:`CONSTANT_MAX` points.
 """
 
 from __future__ import annotations
 
+import ast
 import re
 import shutil
+import statistics
 import tempfile
 import time
 from collections import Counter
@@ -28,16 +41,28 @@ from pathlib import Path
 
 from solitaire.errors import UserError
 from solitaire.protocol import LocalWorker
-from solitaire.traces import planned
+from solitaire.replay import planned
 from solitaire.variation import Variation
 
-from . import catalog, mutants
-from .grade import grade_submission, graded_traces, replay_all, sandbox_available
+from . import bugs, catalog, mutants
+from .grade import (
+    grade_in_process,
+    grade_submission,
+    graded_traces,
+    replay_all,
+    rubric_for,
+    sandbox_available,
+)
+from .rubric import Rubric
+from .scoring import lost_shares, total
 from .traces.build import ROOT, option_sets, reference_variation
 
 SURVIVORS_DIR = Path(__file__).resolve().parent / "survivors"
-TARGET = 0.98
 EQUIVALENT = "equivalent:"
+MIN_LOSS = 0.20  # every detected mutant loses at least this share of its own method's points
+MEDIAN_LOSS = 0.40  # and the median over a family at least this
+CONSTANT_MAX = 10.0  # points constant answers may earn, summed over the methods
+CONSTANTS = ("True", "False", "None", "[]")
 
 
 @dataclass
@@ -47,8 +72,11 @@ class Report:
     starter: tuple[float, float] = (0.0, 0.0)
     starter_source: str = ""
     outcomes: list[mutants.Outcome] = field(default_factory=list)
+    bug_outcomes: list[mutants.Outcome] = field(default_factory=list)
     reasons: dict[str, str] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)
+    constants: dict[str, tuple[str, float]] = field(default_factory=dict)  # method -> (best, points)
+    independent: tuple[float, float] | None = None
     seconds: float = 0.0
 
     # -- mutant figures ------------------------------------------------------
@@ -75,15 +103,70 @@ class Report:
 
     @property
     def score(self) -> float:
-        """Killed over the mutants not explained as equivalent (the gate's figure)."""
+        """Killed over the mutants not explained as equivalent."""
         relevant = len(self.outcomes) - len(self.equivalent())
         return self.killed / relevant if relevant else 1.0
 
     @property
+    def constant_total(self) -> float:
+        return round(sum(points for _, points in self.constants.values()), 2)
+
+    def family(self, which: str) -> list[mutants.Outcome]:
+        """The outcomes of one family (``ast`` or ``bugs``) that count: equivalent AST survivors out."""
+        if which == "bugs":
+            return self.bug_outcomes
+        equivalent = {id(o) for o in self.equivalent()}
+        return [o for o in self.outcomes if id(o) not in equivalent]
+
+    def failures(self) -> list[str]:
+        """Why the gate does not hold (empty: it holds)."""
+        why = list(self.problems)
+        if not (self.reference[1] > 0 and self.reference[0] == self.reference[1]):
+            why.append(f"the reference scored {self.reference[0]:g} / {self.reference[1]:g}")
+        if self.starter[0] != 0:
+            why.append(f"the starter scored {self.starter[0]:g}")
+        if self.independent is not None and self.independent[0] != self.independent[1]:
+            got, most = self.independent
+            why.append(f"the independent implementation scored {got:g} / {most:g}")
+        if self.unexplained():
+            why.append(f"{len(self.unexplained())} AST survivors are not explained")
+        for which in ("ast", "bugs"):
+            outcomes = self.family(which)
+            if not outcomes:
+                continue
+            missed = [o for o in outcomes if not o.killed]
+            if which == "bugs" and missed:
+                why.append(f"{len(missed)} catalog bugs are not detected")
+            leaks = [o for o in outcomes if o.killed and o.lost and not o.own_category_only]
+            if leaks:
+                why.append(f"{len(leaks)} {which} mutants lose points outside their own method")
+            low = [o for o in outcomes if o.killed and own_loss(o) is not None and own_loss(o) < MIN_LOSS]
+            if low:
+                why.append(f"{len(low)} {which} mutants lose less than {MIN_LOSS:.0%} of their method")
+            median = median_loss(outcomes)
+            if median is not None and median < MEDIAN_LOSS:
+                why.append(f"median loss of the {which} mutants {median:.0%} < {MEDIAN_LOSS:.0%}")
+        if self.constants and self.constant_total > CONSTANT_MAX:
+            why.append(f"constant answers score {self.constant_total:g} > {CONSTANT_MAX:g}")
+        return why
+
+    @property
     def passed(self) -> bool:
-        ref_ok = self.reference[1] > 0 and self.reference[0] == self.reference[1]
-        return (ref_ok and self.starter[0] == 0 and not self.problems and not self.unexplained()
-                and self.score >= TARGET)
+        return not self.failures()
+
+
+def own_loss(outcome: mutants.Outcome) -> float | None:
+    """The share of its own method's points a mutant lost (for a helper: the most among the
+    methods it serves); None for a mutant killed by a timeout or an error (no score)."""
+    if outcome.status in ("timeout", "error"):
+        return None
+    own = outcome.mutant.categories or {outcome.mutant.method}
+    return max((outcome.lost.get(c, 0.0) for c in own), default=0.0)
+
+
+def median_loss(outcomes: list[mutants.Outcome]) -> float | None:
+    losses = [loss for o in outcomes if (loss := own_loss(o)) is not None]
+    return statistics.median(losses) if losses else None
 
 
 def label(mutant: mutants.Mutant) -> str:
@@ -185,6 +268,70 @@ def coverage_problems(name: str, variation: Variation, traces: list[dict]) -> li
     return problems
 
 
+def bug_mutants(name: str, source: str) -> list[mutants.Mutant]:
+    """The catalog's realistic bugs of ``name`` as mutants (none without a catalog)."""
+    if name not in bugs.variations():
+        return []
+    serves = mutants.served_categories(ast.parse(source))
+    items = []
+    for index, bug in enumerate(bugs.load(name)):
+        code = compile(bug.source(source), f"<bug {name}:{bug.id}>", "exec")
+        items.append(mutants.Mutant(index, bug.method, 0, "bug", bug.id, bug.description, code,
+                                    frozenset(serves.get(bug.method, {bug.method})), key=f"bug {bug.id}"))
+    return items
+
+
+def constant_source(source: str, method: str, value: str) -> str:
+    """The reference with ``method``'s solution region replaced by ``return <value>``."""
+    return replace_region(source, method, f"return {value}")
+
+
+def replace_region(source: str, method: str, body: str) -> str:
+    """The reference with ``method``'s solution region replaced by the lines of ``body``."""
+    out, inside, current = [], False, None
+    for line in source.splitlines():
+        stripped = line.strip()
+        found = re.match(r"def (\w+)\(", stripped)
+        if found:
+            current = found.group(1)
+        if stripped.startswith(mutants.BEGIN) and current == method:
+            inside = True
+            indent = line[: len(line) - len(line.lstrip())]
+            out.extend(indent + part for part in body.splitlines())
+            continue
+        if inside:
+            inside = not stripped.startswith(mutants.END)
+            continue
+        out.append(line)
+    return "\n".join(out) + "\n"
+
+
+def constant_scores(name: str, source: str, rubric: Rubric, traces: list[dict], jobs: int,
+                    timeout: float) -> dict[str, tuple[str, float]]:
+    """Per rule method: the constant answer that scores best in that method, and its points."""
+    methods = list(catalog.points(name))
+    items = []
+    for method in methods:
+        for value in CONSTANTS:
+            code = compile(constant_source(source, method, value), f"<constant {method}={value}>", "exec")
+            items.append(mutants.Mutant(len(items), method, 0, "constant", method, value, code,
+                                        frozenset({method})))
+    points = catalog.points(name)
+
+    def grade(candidate: Variation) -> dict[str, float]:
+        scored = grade_in_process(candidate, name, traces, rubric)
+        return {m.method: m.score for m in scored}  # points earned, not lost
+
+    best: dict[str, tuple[str, float]] = {m: ("-", 0.0) for m in methods}
+    # mutants.run reports what ``grade`` returns under ``lost``: here, the points earned
+    for outcome in mutants.run(name, grade, jobs=jobs, timeout=timeout, mutants=items):
+        method, value = outcome.mutant.method, outcome.mutant.after
+        earned = outcome.lost.get(method, 0.0) if outcome.status == "killed" else 0.0
+        if earned > best[method][1]:
+            best[method] = (value, round(min(earned, float(points[method])), 2))
+    return best
+
+
 def grade_file(source_text: str, name: str, worker: str) -> tuple[float, float]:
     """Grade ``source_text`` as a submission through the real path; (score, max)."""
     with tempfile.TemporaryDirectory(prefix="solitaire-check-") as temporary:
@@ -222,24 +369,50 @@ def check_suite(
         starter_text, report.starter_source = stub_source(source), "reference with stubbed solutions"
     say(f"{name}: grading the starter ({report.starter_source})")
     report.starter = grade_file(starter_text, name, worker)
+    rubric = rubric_for(name, traces)
+    independent = ROOT / "tests" / "independent" / f"{name}.py"
+    if independent.is_file():
+        from solitaire.catalog import load_file
+
+        methods = grade_in_process(load_file(independent), name, traces, rubric)
+        report.independent = (total(methods), float(sum(catalog.points(name).values())))
     if with_mutants:
         report.reasons = read_reasons(name)
         begun = time.monotonic()
-        replay_all(traces, lambda: LocalWorker(variation))
+        replay_all(traces, lambda: LocalWorker(type(variation)()))
         reference_seconds = time.monotonic() - begun
         timeout = max(10.0, 25 * reference_seconds)
+
+        def grade(candidate: Variation) -> dict[str, float]:
+            return lost_shares(grade_in_process(candidate, name, traces, rubric))
+
         items = assign_keys(mutants.generate(name, source))
-        say(f"{name}: {len(items)} mutants, {jobs} at a time, {timeout:.0f} s each at most")
-
-        def grade(candidate: Variation) -> dict[str, list[int]]:
-            return replay_all(traces, lambda: LocalWorker(candidate)).counts
-
+        say(f"{name}: {len(items)} AST mutants, {jobs} at a time, {timeout:.0f} s each at most")
         report.outcomes = mutants.run(name, grade, jobs=jobs, timeout=timeout, mutants=items)
         stale = set(report.reasons) - {key(o.mutant) for o in report.survivors()}
         for mutant_key in sorted(stale):
             report.problems.append(f"survivors file lists a mutant that is now killed or gone: {mutant_key}")
+        catalog_bugs = bug_mutants(name, source)
+        say(f"{name}: {len(catalog_bugs)} catalog bugs")
+        report.bug_outcomes = mutants.run(name, grade, jobs=jobs, timeout=timeout, mutants=catalog_bugs)
+        say(f"{name}: constant answers")
+        report.constants = constant_scores(name, source, rubric, traces, jobs, timeout)
     report.seconds = time.monotonic() - started
     return report
+
+
+def family_line(report: Report, which: str) -> str:
+    """One family's figures: detected, own method only, minimum and median loss share."""
+    outcomes = report.family(which)
+    detected = [o for o in outcomes if o.killed]
+    own = [o for o in detected if not o.lost or o.own_category_only]
+    losses = [loss for o in detected if (loss := own_loss(o)) is not None]
+    timeouts = sum(o.status in ("timeout", "error") for o in detected)
+    low = min(losses) if losses else None
+    median = statistics.median(losses) if losses else None
+    return (f"{which}: {len(detected)} / {len(outcomes)} detected ({timeouts} by timeout or error); "
+            f"own method only {len(own)} / {len(detected)}; loss of own method: min "
+            f"{'-' if low is None else f'{low:.0%}'}, median {'-' if median is None else f'{median:.0%}'}")
 
 
 def render(report: Report) -> str:
@@ -249,34 +422,32 @@ def render(report: Report) -> str:
     lines.append(f"reference: {ref:g} / {ref_max:g} {'OK' if ref == ref_max and ref_max else 'FAIL'}")
     lines.append(f"starter ({report.starter_source}): {report.starter[0]:g} / {report.starter[1]:g} "
                  f"{'OK' if report.starter[0] == 0 else 'FAIL'}")
+    if report.independent is not None:
+        got, most = report.independent
+        lines.append(f"independent implementation: {got:g} / {most:g} {'OK' if got == most else 'FAIL'}")
     if report.outcomes:
-        by_method: dict[str, list[int]] = {}
-        for outcome in report.outcomes:
-            entry = by_method.setdefault(outcome.mutant.method, [0, 0])
-            entry[0] += outcome.killed
-            entry[1] += 1
-        lines.append(f"mutants: {report.killed} / {len(report.outcomes)} killed ({report.kill_rate:.1%}); "
-                     f"{len(report.equivalent())} equivalent; score {report.score:.1%} "
-                     f"(target {TARGET:.0%}) {'OK' if report.score >= TARGET else 'FAIL'}")
-        lines.append("  by method: " + ", ".join(f"{m} {k}/{t}" for m, (k, t) in by_method.items()))
-        timeouts = sum(o.status == "timeout" for o in report.outcomes)
-        errors = sum(o.status == "error" for o in report.outcomes)
-        own = sum(o.own_category_only for o in report.outcomes if o.killed and o.lost)
-        scored = sum(1 for o in report.outcomes if o.killed and o.lost)
-        lines.append(f"  killed by points: {scored} (own category only: {own}); by timeout: {timeouts}; "
-                     f"by error: {errors}")
-        for outcome in report.outcomes:
-            if outcome.status in ("timeout", "error"):
-                lines.append(f"  killed by {outcome.status}: #{outcome.mutant.id} {key(outcome.mutant)} "
-                             f"({outcome.detail[:80]})")
-        for outcome in report.leaks():
-            lost = ", ".join(f"{c} -{v:.1%}" for c, v in sorted(outcome.lost.items()))
-            lines.append(f"  lost points outside its category: #{outcome.mutant.id} "
-                         f"{key(outcome.mutant)} ({lost})")
-        for outcome in report.survivors():
+        lines.append(family_line(report, "ast") + f"; {len(report.equivalent())} equivalent survivors")
+    if report.bug_outcomes:
+        lines.append(family_line(report, "bugs"))
+    for outcome in report.outcomes + report.bug_outcomes:
+        loss = own_loss(outcome)
+        if not outcome.killed:
             reason = report.reasons.get(key(outcome.mutant), "UNEXPLAINED")
-            lines.append(f"  survivor #{outcome.mutant.id} {key(outcome.mutant)} | {reason}")
-    for problem in report.problems:
+            if outcome.mutant.operator == "bug":
+                reason = "a catalog bug: must be detected"
+            lines.append(f"  survivor {key(outcome.mutant)} | {reason}")
+        elif loss is not None and (loss < MIN_LOSS or not outcome.own_category_only):
+            lost = ", ".join(f"{c} -{v:.0%}" for c, v in sorted(outcome.lost.items()))
+            lines.append(f"  weak or leaking: {key(outcome.mutant)} ({lost})")
+    if report.bug_outcomes:
+        lines.append("  catalog bugs, loss of own method: " + ", ".join(
+            f"{o.mutant.before} {'T/O' if own_loss(o) is None else f'{own_loss(o):.0%}'}"
+            for o in report.bug_outcomes))
+    if report.constants:
+        best = ", ".join(f"{m} {v} {p:g}" for m, (v, p) in report.constants.items() if p)
+        lines.append(f"constant answers: {report.constant_total:g} points (at most {CONSTANT_MAX:g})"
+                     + (f": {best}" if best else ""))
+    for problem in report.failures():
         lines.append(f"problem: {problem}")
     lines.append(f"{'PASS' if report.passed else 'FAIL'} ({report.seconds:.0f} s)")
     return "\n".join(lines)

@@ -5,10 +5,12 @@
    process down; it talks to the student's code only through a worker (the
    sandbox by default) and writes per-category counts to a file in a private
    temporary directory.
-2. Each rule category scores ``points * passed / total`` (points from
-   ``assignments/catalog.toml``).
-3. ``OUT/results.json`` (Gradescope's format, one test per rule category) and
-   ``OUT/feedback.md`` are written; ``OUT`` may be an existing empty directory.
+2. The checks are scored by the rubric (:mod:`grader.rubric`): each rule
+   method's points (``assignments/catalog.toml``) split among its tests, one
+   per ruling it implements plus random play; a test scores only when every
+   one of its checks passed.
+3. ``OUT/results.json`` (Gradescope's format, one test per method and ruling)
+   and ``OUT/feedback.md`` are written; ``OUT`` may be an existing empty directory.
 
 :func:`grade_in_process` is the fast path for trusted code (the reference,
 mutants): the same replay and scoring, in this process, without pytest.
@@ -24,18 +26,18 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from solitaire.errors import UserError
 from solitaire.protocol import LocalWorker
-from solitaire.traces import Summary, WorkerSource, replay
+from solitaire.replay import Summary, WorkerSource, replay
 from solitaire.variation import Variation
 
 from . import catalog
-from .feedback import category_output, feedback_markdown
-from .scoring import CategoryScore, results_json, score_categories
+from . import rubric as rubrics
+from .feedback import feedback_markdown, rule_test_output
+from .scoring import MethodScore, maximum, results_json, score_tests, total
 
 SUITE_DIR = Path(__file__).resolve().parent / "suite"
 WORKER_KINDS = ("sandbox", "local")
@@ -57,21 +59,26 @@ def default_worker() -> str:
     return "sandbox"
 
 
-@dataclass
-class Graded:
-    scores: list[CategoryScore]
-    results: dict[str, Any]
-    feedback: str
-
-
 # -- the fast in-process path (trusted code only) ------------------------------------
 def replay_all(traces: Iterable[dict[str, Any]], worker: WorkerSource) -> Summary:
-    """Replay every trace against ``worker``; the per-category counts and first failures."""
+    """Replay every trace against ``worker`` (a factory: a fresh worker per trace), sharing the
+    set of methods that hung; the counts per trace and category and the first failures."""
     summary = Summary()
+    dead: set[str] = set()
     for trace in traces:
-        for check in replay(trace, worker):
+        for check in replay(trace, worker, dead=dead):
             summary.add(check)
     return summary
+
+
+def rubric_for(name: str, traces: list[dict[str, Any]] | None = None,
+               points: dict[str, float] | None = None) -> rubrics.Rubric:
+    """The rubric of ``name`` over its graded hidden traces (or ``traces``) and catalog points."""
+    from .mutants import reference_source
+
+    traces = graded_traces(name, traces)
+    _, source = reference_source(name)
+    return rubrics.build(name, traces, dict(points or catalog.points(name)), source)
 
 
 def graded_traces(name: str, traces: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
@@ -84,12 +91,15 @@ def graded_traces(name: str, traces: list[dict[str, Any]] | None = None) -> list
 
 
 def grade_in_process(variation: Variation, name: str | None = None,
-                     traces: list[dict[str, Any]] | None = None) -> list[CategoryScore]:
-    """Scores of a *trusted* implementation, replayed in this process."""
+                     traces: list[dict[str, Any]] | None = None,
+                     rubric: rubrics.Rubric | None = None) -> list[MethodScore]:
+    """Scores of a *trusted* implementation, replayed in this process (a fresh instance of its
+    class per trace, as the sandbox starts a fresh worker per trace)."""
     name = name or variation.name
-    summary = replay_all(graded_traces(name, traces), lambda: LocalWorker(variation))
-    first = {c: _as_dict(check) for c, check in summary.first_failure.items()}
-    return score_categories(summary.counts, catalog.points(name), first)
+    summary = replay_all(graded_traces(name, traces), lambda: LocalWorker(type(variation)()))
+    rubric = rubric or rubric_for(name, traces)
+    first = {t: {c: _as_dict(check) for c, check in per.items()} for t, per in summary.first_failure.items()}
+    return score_tests(rubric, summary.cells, first)
 
 
 def _as_dict(check: Any) -> dict[str, Any]:
@@ -176,7 +186,7 @@ def grade_submission(
     points = dict(points or entry.points)
     rules = submission / f"{variation}.py"
     notes: list[str] = []
-    counts: dict[str, Any] = {"counts": {}, "first_failures": {}}
+    counts: dict[str, Any] = {"cells": {}, "first_failures": {}}
     internal_error = ""
     if not rules.is_file() or rules.is_symlink():
         notes.append(f"Your submission has no file {rules.name}: nothing could be graded.")
@@ -196,24 +206,39 @@ def grade_submission(
                 if timeouts:
                     notes.append(f"{len(timeouts)} hidden trace(s) ran out of time; the checks they "
                                  "could not make count as failed. Is some rule very slow?")
-    scores = score_categories(counts["counts"], points, counts.get("first_failures"))
-    outputs = {s.category: category_output(s, settings.feedback) for s in scores}
-    total_score = sum(s.score for s in scores)
-    summary = (f"{entry.title}: {total_score:g} / {sum(points.values()):g} points. "
-               "One test per rule; each scores the fraction of its hidden checks your code passes.")
+    rubric = rubric_for(variation, points=points,
+                        traces=_traces_in(traces_dir) if traces_dir is not None else None)
+    methods = score_tests(rubric, counts["cells"], counts.get("first_failures"))
+    outputs = {t.test.id: rule_test_output(t, settings.feedback, variation) for m in methods for t in m.tests}
+    if counts.get("dead"):
+        notes.append("These rule methods did not answer in time and were not asked again: "
+                     + ", ".join(counts["dead"]) + ". Each lost its own points only.")
+    summary = (f"{entry.title}: {total(methods):g} / {maximum(methods):g} points. "
+               "Each rule method's points are split among its tests, one per ruling it implements "
+               "and one for random play; a test earns its points only when all its checks pass.")
     if notes:
         summary += "\n\n" + "\n\n".join(notes)
-    extra: dict[str, Any] = {"variation": variation, "worker": worker,
-             "counts": {c: list(v) for c, v in counts["counts"].items()}}
+    extra: dict[str, Any] = {
+        "variation": variation, "worker": worker,
+        "methods": {m.method: [m.score, m.max_score] for m in methods},
+        "tests_passed": sum(t.ok for m in methods for t in m.tests),
+        "tests": sum(len(m.tests) for m in methods),
+    }
     if internal_error:
         extra["internal_error"] = True
-    results = results_json(scores, outputs, summary, settings.visibility, time.monotonic() - started, extra)
-    feedback = feedback_markdown(entry.title, rules.name, scores, settings.feedback, notes)
+    results = results_json(methods, outputs, summary, settings.visibility, time.monotonic() - started, extra)
+    feedback = feedback_markdown(entry.title, rules.name, variation, methods, settings.feedback, notes)
     (out / "results.json").write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
     (out / "feedback.md").write_text(feedback, encoding="utf-8")
     if internal_error:
         (out / "grader-error.log").write_text(internal_error, encoding="utf-8")
     return results
+
+
+def _traces_in(directory: Path) -> list[dict[str, Any]]:
+    from solitaire.traces import load_dir
+
+    return load_dir(directory, schema=False)
 
 
 def submission_variation(submission: Path) -> str:

@@ -279,7 +279,7 @@ def instantiate(mutant: Mutant, name: str) -> Variation:
 @dataclass
 class Outcome:
     mutant: Mutant
-    lost: dict[str, float]  # category -> fraction of its checks failed (only categories that lost)
+    lost: dict[str, float]  # category -> share of its points lost (only categories that lost)
     status: str  # "killed", "survived", "timeout", "error"
     detail: str = ""
 
@@ -297,7 +297,7 @@ class Outcome:
 MEMORY_LIMIT = 1 << 30  # bytes of address space a mutant's child may use
 
 
-def _child(connection: Any, grade: Callable[[Variation], dict[str, list[int]]], mutant: Mutant,
+def _child(connection: Any, grade: Callable[[Variation], dict[str, float]], mutant: Mutant,
            name: str) -> None:
     try:
         import resource
@@ -316,10 +316,10 @@ def _child(connection: Any, grade: Callable[[Variation], dict[str, list[int]]], 
         connection.close()
 
 
-def run(name: str, grade: Callable[[Variation], dict[str, list[int]]], jobs: int = 1,
+def run(name: str, grade: Callable[[Variation], dict[str, float]], jobs: int = 1,
         timeout: float = 60.0, mutants: list[Mutant] | None = None,
         progress: Callable[[Outcome], None] | None = None) -> list[Outcome]:
-    """Grade every mutant of ``name`` with ``grade`` (variation -> {category: [passed, total]}).
+    """Grade every mutant of ``name`` with ``grade`` (variation -> {category: share of points lost}).
 
     Each mutant runs in a forked child, at most ``jobs`` at once, each for at
     most ``timeout`` seconds (a mutant that runs longer counts as killed).
@@ -367,7 +367,7 @@ def run(name: str, grade: Callable[[Variation], dict[str, list[int]]], jobs: int
 def _outcome(mutant: Mutant, kind: str, payload: Any) -> Outcome:
     if kind != "ok":
         return Outcome(mutant, {}, "error", str(payload))
-    lost = {c: 1 - p / t for c, (p, t) in payload.items() if t and p < t}
+    lost = {c: share for c, share in payload.items() if share > 0}
     return Outcome(mutant, lost, "killed" if lost else "survived")
 
 

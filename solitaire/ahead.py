@@ -30,6 +30,7 @@ Anything else would be a bug in the replay's plan: :class:`RuntimeError`.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -91,6 +92,11 @@ class Ahead(Worker):
         self._void()
         self.queue.extendleft(reversed(front))
         self._run()
+
+    def drop(self, unwanted: Callable[[dict[str, Any]], bool]) -> None:
+        """The replay will not ask the queued requests ``unwanted`` picks (a rule method it
+        stopped asking): take them out of the queue."""
+        self.queue = deque(item for item in self.queue if item.internal or not unwanted(item.message))
 
     def forget(self) -> None:
         """The real worker was replaced: it answered nothing of what is queued."""

@@ -42,7 +42,9 @@ included: a failed inner request stops nothing). Batches do not nest.
 from __future__ import annotations
 
 import json
+import signal
 import sys
+import threading
 import traceback
 from abc import ABC, abstractmethod
 from typing import Any
@@ -319,14 +321,45 @@ class LocalWorker(Worker):
     """A worker in this process. Only for trusted code or a student's own tests.
 
     Requests and replies still go through JSON text, so that what the trusted
-    side sees is what a sandboxed worker would send.
+    side sees is what a sandboxed worker would send. ``call_timeout`` (seconds,
+    main thread only) bounds each request, each inner request of a batch
+    too: a rule method that loops fails with a ``timeout`` error instead of
+    hanging the caller (a student's public tests use it).
     """
 
-    def __init__(self, variation: Variation) -> None:
+    def __init__(self, variation: Variation, call_timeout: float | None = None) -> None:
         self.session = Session(variation)
+        self.call_timeout = call_timeout
 
     def request(self, message: dict[str, Any]) -> dict[str, Any]:
-        reply = self.session.handle(json.loads(json.dumps(message)))
+        message = json.loads(json.dumps(message))
+        if message.get("op") != "batch" or self.call_timeout is None:
+            return self._checked(self._answer(message, self.session.handle, []))
+        try:
+            inner = batch_requests(message)
+        except ValueError as error:
+            return self._checked(error_reply(error))
+        replies: list[dict[str, Any]] = []
+        for request in inner:
+            replies.append(self._checked(self._answer(request, self.session.handle_inner, replies)))
+        return {"ok": True, "replies": replies}
+
+    def _answer(self, message: Any, handle: Any, answered: list[dict[str, Any]]) -> dict[str, Any]:
+        if self.call_timeout is None or threading.current_thread() is not threading.main_thread():
+            return handle(message)  # type: ignore[no-any-return,unused-ignore]
+        previous = signal.signal(signal.SIGALRM, _time_up)
+        signal.setitimer(signal.ITIMER_REAL, self.call_timeout)
+        try:
+            return handle(message)  # type: ignore[no-any-return,unused-ignore]
+        except _TimeUp:
+            raise WorkerError("timeout", f"your code did not answer within {self.call_timeout:g} s",
+                              answered=answered) from None
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous)
+
+    @staticmethod
+    def _checked(reply: Any) -> dict[str, Any]:
         try:
             decoded = json.loads(json.dumps(reply))
         except (TypeError, ValueError) as error:
@@ -334,3 +367,12 @@ class LocalWorker(Worker):
         if not isinstance(decoded, dict) or "ok" not in decoded:
             raise WorkerError("protocol", "reply is not a JSON object with ok")
         return decoded
+
+
+class _TimeUp(BaseException):
+    """Raised in a rule method that ran past a LocalWorker's ``call_timeout`` (not an Exception,
+    so that the session's error handling does not turn it into an ordinary error reply)."""
+
+
+def _time_up(_signum: int, _frame: Any) -> None:
+    raise _TimeUp

@@ -11,6 +11,12 @@ Loaded with ``-p grader.suite.plugin``. Options:
 
 This process never imports the submission unless ``--solitaire-worker local``
 is given: the sandbox runs it in a separate, isolated process.
+
+Every trace is replayed in a **fresh worker**: nothing the submission learnt
+while one trace was replayed (a state sent to resync it, say) survives into
+the next. The next worker is launched in the background while a trace is
+replayed, so the fresh start costs little wall time. A rule method that hung
+is not asked again in any later trace (the replay's ``dead`` set is shared).
 """
 
 from __future__ import annotations
@@ -26,7 +32,8 @@ from typing import Any
 import pytest
 
 from solitaire.protocol import LocalWorker, Worker, WorkerError
-from solitaire.traces import Check, Summary, load_dir, planned, replay
+from solitaire.replay import Check, Summary, WorkerSource, planned, replay
+from solitaire.traces import load_dir
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -45,14 +52,15 @@ class Collector:
     def __init__(self) -> None:
         self.summary = Summary()
         self.traces: dict[str, dict[str, Any]] = {}
+        self.dead: set[str] = set()  # rule methods that hung: not asked again
 
-    def run(self, trace: dict[str, Any], worker: Worker) -> list[Check]:
+    def run(self, trace: dict[str, Any], worker: WorkerSource) -> list[Check]:
         """Replay ``trace``; checks it could not make (a test timeout) count as failed."""
         made: Counter[str] = Counter()
         failed: list[Check] = []
         finished = False
         try:
-            for check in replay(trace, worker):
+            for check in replay(trace, worker, dead=self.dead):
                 made[check.category] += 1
                 self.summary.add(check)
                 if not check.ok:
@@ -89,29 +97,61 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def _prelaunch(config: pytest.Config) -> None:
-    """Start the sandboxed worker in the background while pytest loads and collects the
-    traces: its start-up (namespaces, interpreter, engine import) then costs no wall time."""
+    """Start the sandboxed workers in the background, one ahead of need: the first while pytest
+    loads and collects the traces, each next one while a trace is replayed, so their start-up
+    (namespaces, interpreter, engine import) costs little wall time."""
     from grader.sandbox import sandbox_factory
 
     results = config.getoption("--solitaire-results")
     hidden = [str(Path(results).resolve().parent)] if results else []
     factory = sandbox_factory(config.getoption("--solitaire-submission"), hidden_paths=hidden)
-    worker = factory()
-    launched = threading.Event()
-    finished = threading.Event()
+    config._solitaire_warm = WarmWorkers(factory)  # type: ignore[attr-defined]
 
-    def launch() -> None:
-        try:
-            worker.launch()
-        except Exception:  # noqa: BLE001 - a load failure is kept by the worker and raised at first use
-            pass
-        launched.set()
-        # The worker dies with the thread that started it (bwrap --die-with-parent uses
-        # PR_SET_PDEATHSIG, which follows the parent *thread*): stay alive until the end.
-        finished.wait()
 
-    threading.Thread(target=launch, name="sandbox-prelaunch", daemon=True).start()
-    config._solitaire_prelaunched = (factory, worker, launched, finished)  # type: ignore[attr-defined]
+class WarmWorkers:
+    """Fresh sandboxed workers, each launched in the background before it is asked for."""
+
+    def __init__(self, factory: Any) -> None:
+        self.factory = factory
+        self.finished = threading.Event()
+        self._next = self._launch()
+
+    def _launch(self) -> tuple[Worker, threading.Event]:
+        worker = self.factory()
+        launched = threading.Event()
+
+        def launch() -> None:
+            try:
+                worker.launch()
+            except Exception:  # noqa: BLE001 - a load failure is kept by the worker and raised at first use
+                pass
+            launched.set()
+            # The worker dies with the thread that started it (bwrap --die-with-parent uses
+            # PR_SET_PDEATHSIG, which follows the parent *thread*): stay alive until the end.
+            self.finished.wait()
+
+        threading.Thread(target=launch, name="sandbox-prelaunch", daemon=True).start()
+        return worker, launched
+
+    def __call__(self) -> Worker:
+        """A fresh worker (launched, or failed to load); the next one starts launching now."""
+        worker, launched = self._next
+        launched.wait()
+        if self.factory.load_failure is None:
+            self._next = self._launch()
+        else:  # the file cannot be loaded: every worker fails alike, at once
+            self._next = (self.factory(), _set_event())
+        return worker
+
+    def close(self) -> None:
+        self.factory.close()
+        self.finished.set()
+
+
+def _set_event() -> threading.Event:
+    event = threading.Event()
+    event.set()
+    return event
 
 
 def _graded(trace: dict[str, Any], graded: dict[str, list[Any]]) -> bool:
@@ -156,6 +196,7 @@ class _Broken(Worker):
 
 @pytest.fixture(scope="session")
 def solitaire_worker(request: pytest.FixtureRequest) -> Any:
+    """A source of fresh workers, one per trace (a function returning a new Worker)."""
     config = request.config
     submission = config.getoption("--solitaire-submission")
     if not submission:
@@ -165,21 +206,20 @@ def solitaire_worker(request: pytest.FixtureRequest) -> Any:
         from solitaire.catalog import load_file
 
         try:
-            worker: Worker = LocalWorker(load_file(submission))
+            variation = load_file(submission)
         except Exception as error:  # noqa: BLE001 - a broken file scores 0, with the reason
-            worker = _Broken(f"your rules file could not be loaded: {type(error).__name__}: {error}",
+            broken = _Broken(f"your rules file could not be loaded: {type(error).__name__}: {error}",
                              type(error).__name__)
-        yield worker
+            yield lambda: broken
+            return
+        yield lambda: LocalWorker(type(variation)())
         return
-    factory, worker, launched, finished = config._solitaire_prelaunched  # type: ignore[attr-defined]
-    launched.wait()
+    warm = config._solitaire_warm  # type: ignore[attr-defined]
     try:
-        # one worker for every trace: it restarts itself after a timeout or a crash.
         # What student code prints (worker.output) may echo hidden requests: dropped.
-        yield worker
+        yield warm
     finally:
-        factory.close()
-        finished.set()
+        warm.close()
 
 
 @pytest.fixture(scope="session")
@@ -194,13 +234,16 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
 
 
 def write_results(path: Path, collector: Collector, config: pytest.Config) -> None:
-    """Write ``{"variation", "counts": {category: [passed, total]}, "first_failures":
-    {category: check}, "traces": {name: {"status", "failed", "checks"}}}`` atomically."""
+    """Write ``{"variation", "cells": {trace: {category: [passed, total]}}, "first_failures":
+    {trace: {category: check}}, "traces": {name: {"status", "failed", "checks"}}, "dead":
+    [methods]}`` atomically."""
     data = {
         "variation": config.getoption("--solitaire-variation"),
-        "counts": collector.summary.counts,
-        "first_failures": {c: asdict(check) for c, check in collector.summary.first_failure.items()},
+        "cells": collector.summary.cells,
+        "first_failures": {trace: {c: asdict(check) for c, check in per.items()}
+                           for trace, per in collector.summary.first_failure.items()},
         "traces": collector.traces,
+        "dead": sorted(collector.dead),
     }
     temporary = path.with_suffix(".tmp")
     temporary.write_text(json.dumps(data), encoding="utf-8")

@@ -7,7 +7,7 @@ import pytest
 
 from solitaire import catalog, format_state, new_game, shuffled_deck
 from solitaire.protocol import MAX_BATCH, LocalWorker, Session, Worker, WorkerError, checked_value
-from solitaire.traces import Replay, planned
+from solitaire.replay import Replay, planned
 
 SCORPION = catalog.load("scorpion")
 CARDS = [str(c) for c in shuffled_deck(SCORPION, 3)]
@@ -231,8 +231,9 @@ def test_a_batched_replay_makes_the_same_checks(bug, scorpion_traces):
         answered += batched.answered
         failed += sum(not c.ok for c in ahead)
     assert (failed == 0) == (bug is BASE)
-    # fewer round trips; and what is answered in vain (after a resync) stays bounded
-    assert batched_requests < (0.6 if bug is Stubs else 0.33) * single_requests
+    # fewer round trips (up to three rounds a step, so that nothing sent reveals an answer still
+    # to be asked); and what is answered in vain (after a resync) stays bounded
+    assert batched_requests < (0.65 if bug is Stubs else 0.4) * single_requests
     assert answered < 2 * single_requests
 
 
@@ -284,4 +285,6 @@ def test_a_failure_inside_a_batch_fails_the_same_check(op, scorpion_traces):
         results.append(checks)
     assert results[0] == results[1]
     failed = [c for c in results[1] if not c.ok]
-    assert len(failed) <= 1 and len(results[1]) == sum(planned(trace).values())
+    # the method that hung is not asked again: its later checks fail too, no other method's
+    assert len({c.category for c in failed}) <= 1 and len(results[1]) == sum(planned(trace).values())
+    assert all("did not answer" in c.message or "not asked" in c.message for c in failed)

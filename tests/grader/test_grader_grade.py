@@ -7,10 +7,11 @@ import sys
 import pytest
 
 from grader import catalog
-from grader.feedback import category_output, describe_failure, feedback_markdown
+from grader.feedback import describe_failure, feedback_markdown, rule_test_output, table_view, why
 from grader.grade import grade_in_process, grade_submission, sandbox_available
 from grader.mutants import reference_source
-from grader.scoring import CategoryScore, results_json, score_categories
+from grader.rubric import Rubric, RuleTest
+from grader.scoring import results_json, score_tests
 from grader.traces.build import reference_variation
 
 VISIBILITIES = {"visible", "hidden", "after_due_date", "after_published"}
@@ -23,8 +24,11 @@ def check_gradescope(results, variation):
     assert isinstance(results["output"], str)
     assert results["visibility"] in VISIBILITIES
     tests = results["tests"]
-    assert [t["tags"] for t in tests] == [[c] for c in catalog.points(variation)]
+    methods = list(dict.fromkeys(t["tags"][0] for t in tests))
+    assert methods == list(catalog.points(variation))  # every method, grouped, in catalog order
     for test in tests:
+        group = str(methods.index(test["tags"][0]) + 1)
+        assert len(test["tags"]) == 2 and test["number"].split(".")[0] == group
         assert isinstance(test["name"], str) and test["name"]
         assert isinstance(test["score"], (int, float)) and isinstance(test["max_score"], (int, float))
         assert 0 <= test["score"] <= test["max_score"]
@@ -98,34 +102,62 @@ def test_feedback_shows_one_example_the_board_the_move_and_expected_vs_actual(tr
             return top is not None and top.rank == cards[0].rank + 1  # forgets the suit
 
     scores = grade_in_process(Bug(), "scorpion", traces_of("scorpion"))
-    item = next(s for s in scores if s.category == "tableau_accepts")
-    text = category_output(item, "first_failure")
+    method = next(s for s in scores if s.method == "tableau_accepts")
+    item = next(t for t in method.tests if not t.ok)
+    text = rule_test_output(item, "first_failure", "scorpion")
+    assert f"Ruling {item.test.ruling}:" in text or "Random play" in text
     assert "First failing check" in text and "Board before it" in text and "scorpion moves=" in text
     assert "Expected: `" in text and "; your code: `" in text
-    assert "tableau_accepts(" in text and "should return False" in text
-    assert text.count("```") == 2  # exactly one board: no more hidden content than one example
-    counts = category_output(item, "counts")
+    assert "tableau\\_accepts\\(" in text and "should return False" in text
+    assert "python -m solitaire play scorpion --state board.txt" in text
+    assert text.count("```") == 4  # one board shown, and the same board to replay: one example only
+    counts = rule_test_output(item, "counts", "scorpion")
     assert "Board" not in counts and "checks passed" in counts
-    assert "checks" not in category_output(item, "none")
-    markdown = feedback_markdown("Scorpion", "scorpion.py", scores, "first_failure")
-    assert "| tableau_accepts: what a pile takes |" in markdown and "canonical state notation" in markdown
+    assert "checks" not in rule_test_output(item, "none", "scorpion")
+    markdown = feedback_markdown("Scorpion", "scorpion.py", "scorpion", scores, "first_failure")
+    assert "| tableau_accepts: what a pile takes | 1 / 2 |" in markdown or \
+        "| tableau_accepts: what a pile takes | 0 / 2 |" in markdown
+    assert "canonical state notation" in markdown
 
 
-def test_scores_are_fractions_of_points():
-    scores = score_categories({"deal": [3, 4], "is_won": [5, 5]}, {"deal": 10, "is_won": 8, "after_move": 2})
-    assert [s.score for s in scores] == [7.5, 8.0, 0.0]
+def _toy_rubric():
+    tests = [RuleTest("deal", "S1", "deal it", ["a"], 10.0), RuleTest("is_won", "S6", "won", ["a"], 4.0),
+             RuleTest("is_won", "play", "play", ["b"], 4.0),
+             RuleTest("after_move", "play", "play", ["c"], 2.0)]
+    cells = {("a", "deal"): "deal/S1", ("a", "is_won"): "is_won/S6", ("b", "is_won"): "is_won/play",
+             ("c", "after_move"): "after_move/play"}
+    return Rubric("toy", tests, cells)
+
+
+def test_a_test_earns_its_points_only_when_every_check_passes():
+    scores = score_tests(_toy_rubric(), {"a": {"deal": [3, 4], "is_won": [5, 5]}, "b": {"is_won": [9, 10]}})
+    assert [(m.method, m.score) for m in scores] == [("deal", 0.0), ("is_won", 4.0), ("after_move", 0.0)]
     results = results_json(scores, {}, "summary", "after_due_date", 1.25)
-    assert results["score"] == 15.5 and results["tests"][2]["status"] == "failed"
+    assert results["score"] == 4.0
+    assert [t["number"] for t in results["tests"]] == ["1.1", "2.1", "2.2", "3.1"]
+    assert [t["status"] for t in results["tests"]] == ["failed", "passed", "failed", "failed"]
     assert all(t["visibility"] == "after_due_date" for t in results["tests"])
-    assert "Not tested" in category_output(scores[2], "first_failure")
+    assert "Not tested" in rule_test_output(scores[2].tests[0], "first_failure", "toy")
 
 
 def test_describe_failure_of_a_state_check():
     failure = {"trace": "t", "step": 4, "subject": "the state after deal (before automatic effects)",
                "expected": "a\n", "actual": "b\n", "message": "deal does not do what it should",
                "move": "deal", "before": "scorpion moves=runs\nphase play\n", "kind": "action"}
-    text = describe_failure(failure)
+    text = describe_failure(failure, "scorpion")
     assert "Move: `deal`" in text and "step 4" in text and "Expected:" not in text
+
+
+def test_the_board_hides_what_a_player_cannot_see():
+    board = "scorpion moves=runs\nphase play\nt1: 4d 9c KS QS\nr: 2h 3h\nf1:\n"
+    assert table_view(board).splitlines()[2:] == ["t1: ## ## KS QS", "r: ## ##", "f1:"]
+
+
+def test_why_reads_a_reason_off_two_states():
+    expected = "x\nphase play\nw:\ns: 2C 3C 4C\n"
+    assert "reverse order" in why(expected, "x\nphase play\nw:\ns: 4C 3C 2C\n")
+    assert "face up" in why("x\nphase play\nt1: 4d 5C\n", "x\nphase play\nt1: 4d 5c\n")
+    assert why(True, False) == ""
 
 
 def test_cli_grade_reports_a_user_error_in_one_line(tmp_path):
@@ -161,6 +193,9 @@ def test_a_bad_catalog_is_reported(tmp_path):
         catalog.entry("klondike", path)
 
 
-def test_category_score_rounding():
-    item = CategoryScore("deal", 10.0, 1, 3)
-    assert item.score == 3.33 and CategoryScore("deal", 10.0, 3, 3).score == 10.0
+def test_points_are_split_in_hundredths_that_add_up():
+    from grader.rubric import _share_points
+
+    tests = [RuleTest("deal", r, "", [], 0.0) for r in ("A1", "A2", "play")]
+    _share_points(tests, {"deal": 10})
+    assert [t.points for t in tests] == [3.34, 3.33, 3.33] and round(sum(t.points for t in tests), 2) == 10

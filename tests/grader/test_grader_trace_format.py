@@ -5,7 +5,8 @@ import json
 
 import pytest
 
-from solitaire.traces import FORMAT, TraceError, dumps, load, planned, state_text, validate
+from solitaire.replay import planned
+from solitaire.traces import FORMAT, TraceError, dumps, load, state_text, validate
 
 
 @pytest.fixture(scope="module")
