@@ -348,8 +348,11 @@ class SandboxWorker(Worker):
             if stage == "ready":
                 failure = self._sandbox_failure(str(hello.get("message", "no reason given")))
             else:
-                failure = LoadFailure(str(hello.get("message", f"{name} could not be loaded")),
-                                      str(hello.get("error", "LoadError")))
+                error = str(hello.get("error", "LoadError"))
+                message = str(hello.get("message", f"{name} could not be loaded"))
+                if error == "SandboxError":  # the grader's word, claimed by student code: say whose it is
+                    error, message = "LoadError", f"{name} claimed a sandbox failure while loading: {message}"
+                failure = LoadFailure(message, error)
             self.load_failure = failure
             raise failure
 

@@ -137,6 +137,16 @@ class Guard:
         return sorted(k for k in keys if self.before.get(k, "absent") != after.get(k, "absent"))
 
 
+def unsafe_characters(text: str, multiline: bool = True) -> list[str]:
+    """Characters student text must never carry into the grader's output (grader.sanitize.text escapes
+    them): controls (NUL, ESC, CR ...), bidi and other format characters, separators, lone surrogates."""
+    import unicodedata
+
+    kept = {"\n", "\t"} if multiline else set()
+    return [c for c in text if c not in kept and unicodedata.category(c) in
+            {"Cc", "Cf", "Zl", "Zp", "Co", "Cn", "Cs"}]
+
+
 def processes_of(uid: int) -> list[int]:
     """Pids of live (not zombie) processes whose real uid is ``uid``."""
     found = []

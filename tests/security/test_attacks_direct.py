@@ -16,6 +16,7 @@ from security_support import (
     drive,
     processes_of,
     reference_run,
+    unsafe_characters,
 )
 
 from grader.sandbox import LoadFailure, SandboxWorker
@@ -104,6 +105,27 @@ def _network(run, worker):
     assert set(messages[0].split("if:")[1].split(",")) <= {"lo", ""}
 
 
+def _sanitised(marker):
+    """Student text reaches the trusted side with no control, bidi or invalid character; still readable."""
+    def check(run, worker):
+        messages = run.messages() + "".join(o.error.error for o in run.outcomes if o.error is not None)
+        values = [v for o in run.outcomes if isinstance(o.value, list) for v in o.value]
+        for text in (messages, worker.output, *values):
+            assert unsafe_characters(text) == [], (text[:200], unsafe_characters(text)[:5])
+            text.encode("utf-8", "strict")
+        assert marker in messages, messages[:500]
+    return check
+
+
+def _handshake_not_believed(run, worker):
+    # Written after the entry script's "ready" line, the fake SandboxError is the submission's own load
+    # failure: labelled as such, or a broken channel when the real load line arrives with it (the grader
+    # logs nothing either way: test_channel_and_leases.py).
+    failure = worker.load_failure
+    assert isinstance(failure, LoadFailure) and failure.error in ("LoadError", "ProtocolError"), failure
+    assert "claimed a sandbox failure" in str(failure) or "broke the answer channel while loading" in str(failure)
+
+
 EXPECT = {
     "always_true_eq": _rejected_types,
     "engine_tampering": _all_messages("TAMPER:readonly"),
@@ -124,6 +146,14 @@ EXPECT = {
     "sleep_forever": _timeouts,
     "stdout_protocol_lines": _stdout_ignored,
     "system_exit_at_import": _system_exit,
+    "surrogate_message": _sanitised("SURROGATE:"),
+    "fake_total_markdown": _sanitised("__FAKE__"),
+    "html_script": _sanitised("<script>"),
+    "javascript_link": _sanitised("javascript:alert(1)"),
+    "terminal_escapes": _sanitised("\\x1b[2J"),
+    "nul_and_bidi": _sanitised("RLO\\u202e001"),
+    "fake_sandbox_handshake": _handshake_not_believed,
+    "probe_cache_tampering": _all_messages("CACHE:none"),
 }
 
 
