@@ -43,6 +43,7 @@ import os
 import shutil
 import stat
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -57,20 +58,21 @@ ISOLATION_NAMES = ("bwrap", "unshare", "plain")
 SANDBOX_ROOT = "/sandbox"  # where bwrap mounts the engine, rules and entry copies
 # Run as (namespace) root inside unshare's new namespaces: $1 = the submission's temp dir,
 # $2 = size of the private /tmp, $3 = the Python installation, $4 = its topmost ancestor that others
-# cannot traverse (or ""), then "key=value" IPC sysctls (key under /proc/sys, "," for " "), "--",
-# the directories to hide, "--", the worker command. The Python installation is re-mounted first,
+# cannot traverse (or ""), $5 and $6 = two free descriptors (not the worker's pipes) to hold $1
+# and $3 open, then "key=value" IPC sysctls (key under /proc/sys, "," for " "), "--", the
+# directories to hide, "--", the worker command. The Python installation is re-mounted first,
 # so that its site-packages can be hidden inside it.
 HIDE_SCRIPT = """
-root=$1; size=$2; python=$3; locked=$4; shift 4
-exec 9<"$root" || exit 97
-exec 8<"$python" || exit 97
+root=$1; size=$2; python=$3; locked=$4; rfd=$5; pfd=$6; shift 6
+eval "exec $rfd<\\"\\$root\\"" || exit 97
+eval "exec $pfd<\\"\\$python\\"" || exit 97
 while [ "$1" != "--" ]; do
   echo "${1#*=}" | tr , ' ' > "/proc/sys/${1%%=*}" || exit 97; shift
 done
 shift
 if [ -n "$locked" ]; then
   mount -t tmpfs -o size=64k,mode=0755 sandbox-python "$locked" && mkdir -p "$python" || exit 97
-  mount --no-canonicalize --bind /proc/self/fd/8 "$python" && mount -o remount,bind,ro "$python" || exit 97
+  mount --no-canonicalize --bind /proc/self/fd/$pfd "$python" && mount -o remount,bind,ro "$python" || exit 97
 fi
 while [ "$1" != "--" ]; do
   if [ -d "$1" ]; then mount -t tmpfs -o ro,size=4k,mode=000 sandbox-hidden "$1" || exit 97; fi; shift
@@ -78,9 +80,9 @@ done
 shift
 mount -t tmpfs -o size="$size",mode=1777 sandbox-tmp /tmp || exit 97
 mkdir -m 0755 /tmp/.sandbox || exit 97
-mount --no-canonicalize --bind /proc/self/fd/9 /tmp/.sandbox || exit 97
+mount --no-canonicalize --bind /proc/self/fd/$rfd /tmp/.sandbox || exit 97
 mount -o remount,bind,ro /tmp/.sandbox || exit 97
-exec 9<&- 8<&-
+eval "exec $rfd<&- $pfd<&-"
 cd /tmp || exit 97
 exec "$@"
 """
@@ -175,9 +177,15 @@ def ipc_sysctls(ipc_bytes: int) -> list[str]:
     ]
 
 
+def free_fds(used: Sequence[int], count: int = 1) -> list[int]:
+    """Descriptor numbers a POSIX shell can redirect (3..9) that ``used`` (the worker's pipes) leaves free."""
+    return [fd for fd in range(3, 10) if fd not in used][:count]
+
+
 def unshare_prefix(root: Path, tmp_bytes: int, hidden: list[str], as_root: bool,
-                   ipc_bytes: int = 16 * 1024 * 1024) -> list[str]:
-    """The unshare command line: namespaces, then HIDE_SCRIPT, then (after "--") the worker."""
+                   ipc_bytes: int = 16 * 1024 * 1024, used_fds: Sequence[int] = ()) -> list[str]:
+    """The unshare command line: namespaces, then HIDE_SCRIPT, then (after "--") the worker.
+    ``used_fds``: the worker's pipes, which the script must not reuse."""
     args = [
         shutil.which("unshare") or "unshare",
         "--net", "--pid", "--fork", "--kill-child", "--ipc", "--uts", "--cgroup",
@@ -187,8 +195,10 @@ def unshare_prefix(root: Path, tmp_bytes: int, hidden: list[str], as_root: bool,
         args += ["--user", "--map-root-user"]
     python = os.path.realpath(sys.base_prefix)
     locked = _first_locked_ancestor(Path(python))
+    root_fd, python_fd = free_fds(used_fds, 2)
     return [*args, "--", "/bin/sh", "-c", HIDE_SCRIPT, "sandbox-hide", str(root), str(tmp_bytes),
-            python, str(locked or ""), *ipc_sysctls(ipc_bytes), "--", *hidden, "--"]
+            python, str(locked or ""), str(root_fd), str(python_fd), *ipc_sysctls(ipc_bytes), "--",
+            *hidden, "--"]
 
 
 def package_dirs() -> list[Path]:

@@ -24,6 +24,7 @@ from .isolation import (
     UNSHARE_SANDBOX,
     Isolation,
     bwrap_options,
+    free_fds,
     ipc_sysctls,
     python_executable,
     unshare_hidden,
@@ -51,11 +52,6 @@ WRAPPER_FAILED_STATUS = 96
 EXTRA_TASKS = 4  # the layer's own processes besides the worker's (sh/bwrap, bwrap's init)
 
 
-def _free_fd(used: Sequence[int]) -> int:
-    """A descriptor number a POSIX shell can redirect (3..9) that the worker's pipes do not use."""
-    return next(fd for fd in range(3, 10) if fd not in used)
-
-
 def _write_options(submission: Submission, options: list[str]) -> Path:
     path = submission.new_private_file("bwrap-options")
     with open(path, "wb") as handle:
@@ -75,7 +71,7 @@ def launch_command(
 ) -> list[str]:
     """The argv that starts the entry script inside ``isolation`` (in a new cgroup, when one can be had)."""
     options_file: Path | None = None
-    options_fd = _free_fd((request_fd, reply_fd))
+    options_fd = free_fds((request_fd, reply_fd))[0]
     sysctls: list[str] = []
     front: list[str] = []
     if isolation.name == "bwrap":
@@ -94,7 +90,7 @@ def launch_command(
         if any(submission.root.resolve().is_relative_to(p) for p in hidden_dirs):
             raise RuntimeError(f"the sandbox temp dir {submission.root} lies inside a hidden directory")
         prefix = unshare_prefix(submission.root, limits.tmp_bytes, hidden_dirs, isolation.as_root,
-                                limits.ipc_bytes)
+                                limits.ipc_bytes, (request_fd, reply_fd))
         python = python_executable()
     else:
         base, cwd = str(submission.root), str(work_dir)

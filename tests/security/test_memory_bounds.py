@@ -10,6 +10,7 @@ little noise from the rest of the machine). Afterwards the worker's cgroup is go
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 import shutil
@@ -219,10 +220,15 @@ def cgroup_available():
         pytest.skip("no cgroup can be had here")
 
 
-@pytest.mark.parametrize("attack", sorted(ATTACK_BODIES))
-def test_an_attack_cannot_hold_more_than_the_cgroup_limit(attack, tmp_path, isolation, cgroup_available):
-    message, sampler, groups, shmem_after = _attack(tmp_path, ATTACK_BODIES[attack])
-    print(f"\n{attack}: {message} / Shmem +{sampler.shmem_rise // MiB} MiB, "
+@pytest.mark.parametrize("attack, layer", [*((name, "auto") for name in sorted(ATTACK_BODIES)),
+                                           ("sysv_shm", "unshare"), ("mmap", "unshare")])
+def test_an_attack_cannot_hold_more_than_the_cgroup_limit(attack, layer, tmp_path, isolation,
+                                                          cgroup_available):
+    if layer != "auto" and shutil.which(layer) is None:
+        pytest.skip(f"{layer} missing")
+    limits = dataclasses.replace(LIMITS, isolation=layer)
+    message, sampler, groups, shmem_after = _attack(tmp_path, ATTACK_BODIES[attack], limits)
+    print(f"\n{attack} ({layer}): {message} / Shmem +{sampler.shmem_rise // MiB} MiB, "
           f"MemAvailable -{sampler.available_fall // MiB} MiB")
     limit = LIMITS.group_memory_bytes
     held = _held(message)
