@@ -80,9 +80,12 @@ class Hierarchy:
         return f"cgroup v{self.version} ({', '.join(str(p) for p in self.parents)})"
 
 
-def _v2() -> Hierarchy | None:
-    own = _own_paths().get("")
-    for point, kind, _options in _mounts():
+def _v2(mounts: list[tuple[str, str, set[str]]] | None = None, own: str | None = None) -> Hierarchy | None:
+    """The unified hierarchy, if it offers the memory controller to a child of this process's
+    cgroup (enabling it in ``cgroup.subtree_control`` fails where this cgroup holds processes
+    and is not the root: the "no internal processes" rule)."""
+    own = _own_paths().get("") if own is None else own
+    for point, kind, _options in _mounts() if mounts is None else mounts:
         if kind != "cgroup2" or own is None:
             continue
         parent = Path(point + own.rstrip("/")) if own != "/" else Path(point)
@@ -201,9 +204,10 @@ def _sweep(parent: Path) -> None:
                 pass
 
 
-def create(memory_bytes: int, processes: int) -> WorkerCgroup | None:
-    """A new cgroup limited to ``memory_bytes`` (no swap) and ``processes`` tasks, or None."""
-    found = hierarchy()
+def create(memory_bytes: int, processes: int, found: Hierarchy | None = None) -> WorkerCgroup | None:
+    """A new cgroup limited to ``memory_bytes`` (no swap) and ``processes`` tasks, or None
+    (``found``: where to make it; default :func:`hierarchy`)."""
+    found = found or hierarchy()
     if found is None:
         return None
     name = f"{PREFIX}{os.getpid()}-{next(_counter)}"
