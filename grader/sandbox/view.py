@@ -188,7 +188,8 @@ def view_args(view: PythonView | None = None) -> tuple[list[str], dict[str, str]
     private_libs = False
     for library in view.libraries:
         links, real = resolve_links(library)
-        if real.startswith(prefix + os.sep):  # libpython of a shared build: away from host paths
+        if os.path.basename(real).startswith("libpython") and real.startswith(prefix + os.sep):
+            # libpython of a shared build (--enable-shared): away from the installation's host path
             args.bind(real, f"{SANDBOX_PYTHON}/lib/{os.path.basename(library)}")
             private_libs = True
             continue
