@@ -50,7 +50,7 @@ from pathlib import Path
 from solitaire.errors import UserError
 
 from .uids import is_root
-from .view import PACKAGE_DIRS, SANDBOX_PYTHON, base_interpreter, view_args
+from .view import PACKAGE_DIRS, SANDBOX_PYTHON, base_interpreter, python_view, view_args
 
 log = logging.getLogger("grader.sandbox")
 
@@ -288,11 +288,21 @@ def candidates(requested: str) -> list[str]:
     if requested != "auto":
         return [requested]
     found = []
-    if shutil.which("bwrap"):
+    if shutil.which("bwrap") and _view_available():
         found.append("bwrap")
     if shutil.which("unshare"):
         found.append("unshare")
     return [*found, "plain"]
+
+
+def _view_available() -> bool:
+    """Whether bwrap's mount view can be computed here (it needs ``ldd``)."""
+    try:
+        python_view()
+    except (RuntimeError, OSError) as error:
+        log.warning("sandbox: bwrap cannot be used: %s", error)
+        return False
+    return True
 
 
 def layer(name: str) -> Isolation:
