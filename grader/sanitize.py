@@ -80,7 +80,8 @@ def text(value: object, limit: int = DEFAULT_LIMIT, *, multiline: bool = False) 
     """
     if limit < len(CUT) + 1:
         raise ValueError(f"limit must be at least {len(CUT) + 1}")
-    pieces = _pieces(_as_str(value), multiline)
+    # Every character gives at least one output character: limit + 1 of them decide the cut.
+    pieces = _pieces(_as_str(value)[:limit + 1], multiline)
     if sum(len(p) for p in pieces) <= limit:
         return "".join(pieces)
     room = limit - len(CUT)
