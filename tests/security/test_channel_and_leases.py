@@ -132,6 +132,29 @@ def test_the_probe_cache_is_private_to_this_grader(monkeypatch, tmp_path):
     assert uids.grader_key() != directory.name.removeprefix("grader-")  # another grader, another cache
 
 
+def test_without_root_the_state_lives_in_the_users_own_directories(monkeypatch, tmp_path):
+    monkeypatch.setattr(uids, "is_root", lambda: False)
+    monkeypatch.delenv("XDG_RUNTIME_DIR", raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    assert uids.state_dir() == tmp_path / ".cache" / "solitaire-lab" / f"grader-{uids.grader_key()}"
+    assert uids.uid_lock_dir() is None  # no dedicated uids without root
+    runtime = tmp_path / "run-user"
+    runtime.mkdir(mode=0o700)
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(runtime))
+    assert uids.state_dir() == runtime / "solitaire-lab" / f"grader-{uids.grader_key()}"
+
+
+def test_a_planted_directory_is_not_used(tmp_path):
+    planted = tmp_path / "planted"
+    planted.mkdir()
+    planted.chmod(0o777)  # anyone could have put (or could replace) a probe result or a lease here
+    assert uids.private_dir(planted) is None
+    (tmp_path / "link").symlink_to(planted)
+    assert uids.private_dir(tmp_path / "link") is None
+    assert uids.private_dir(tmp_path / "fresh") == tmp_path / "fresh"
+    assert os.stat(tmp_path / "fresh").st_mode & 0o777 == 0o700
+
+
 def test_a_submission_cannot_touch_the_probe_cache(tmp_path, isolation, attack_limits):
     cache, before = _probe_cache()
     with SandboxWorker(compose("probe_cache_tampering", tmp_path / "sub"), attack_limits) as worker:
