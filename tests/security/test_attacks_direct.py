@@ -123,7 +123,8 @@ def _handshake_not_believed(run, worker):
     # logs nothing either way: test_channel_and_leases.py).
     failure = worker.load_failure
     assert isinstance(failure, LoadFailure) and failure.error in ("LoadError", "ProtocolError"), failure
-    assert "claimed a sandbox failure" in str(failure) or "broke the answer channel while loading" in str(failure)
+    said = str(failure)
+    assert "claimed a sandbox failure" in said or "broke the answer channel while loading" in said
 
 
 EXPECT = {

@@ -27,8 +27,7 @@ from pathlib import Path
 import pytest
 from security_support import ATTACKS, DEALT, REPO, compose, drive, reference_copy
 
-from grader.sandbox import Limits, LoadFailure, SandboxWorker
-from grader.sandbox import uids
+from grader.sandbox import Limits, LoadFailure, SandboxWorker, uids
 from grader.sandbox import worker as worker_module
 from solitaire.protocol import WorkerError
 

@@ -167,8 +167,8 @@ def test_replies_leave_the_channel_sanitised(error, message, method, moves, stat
 
 
 def test_a_correct_answer_is_not_changed_by_the_boundary():
-    reply = check_reply(json.dumps({"ok": True, "state": DEALT, "value": ["t1>t2", "deal"], "id": 1}).encode(),
-                        expected_id=1)
+    line = json.dumps({"ok": True, "state": DEALT, "value": ["t1>t2", "deal"], "id": 1}).encode()
+    reply = check_reply(line, expected_id=1)
     assert reply == {"ok": True, "state": DEALT, "value": ["t1>t2", "deal"]}
 
 

@@ -1,6 +1,6 @@
 # Data, not a module: the tests append it to _prelude.py (see ../security_support.py).
 # ruff: noqa: F821
-"""Terminal escape codes (clear screen, cursor moves, window title, OSC 8 link, bell) in messages and output."""
+"""Terminal escape codes (clear screen, cursor, window title, OSC 8 link, bell) in messages and output."""
 import os
 import sys
 
