@@ -33,6 +33,8 @@ GRADER_FILES = {"results.json", "feedback.md"}
 # messages may name files it wrote: those went to its private /tmp; the Guard checks the real ones.)
 LEAK_MARKS = ("BEGIN SOLUTION", "LEAK:/", "IMPORT:reference", "IMPORT:grader", "INTRO:gc", "INTRO:frame",
               "INTRO:env", "INTRO:proc", '"steps"', "PYTEST:patched", "TAMPER:/", "NET:1", "NET:8")
+RULE_METHODS = {"deal", "can_pick_up", "tableau_accepts", "space_accepts", "special_moves", "apply_special",
+                "after_move", "is_won"}
 PARALLEL = 3  # attacks graded at once (most of their time is spent waiting on deadlines)
 
 
@@ -56,7 +58,9 @@ def _check_outcome(out: Path, results: dict, guard: Guard, elapsed: float, limit
     assert sorted(p.name for p in out.iterdir()) == sorted(GRADER_FILES)  # no grader-error.log either
     on_disk = json.loads((out / "results.json").read_text())
     assert on_disk == results and "internal_error" not in json.dumps(results)
-    assert len(results["tests"]) == 8  # the grader's own results, one test per rule category
+    # The grader's own results: every rule method scored, 100 points in all (grader/rubric.py).
+    assert {test["tags"][0] for test in results["tests"]} == RULE_METHODS
+    assert sum(test["max_score"] for test in results["tests"]) == 100
     text = (out / "results.json").read_text() + (out / "feedback.md").read_text()
     assert SECRET not in text
     for mark in LEAK_MARKS:

@@ -11,9 +11,9 @@ every string a worker sends): grading ends normally; ``results.json`` and a
 non-empty ``feedback.md`` are written; both are strict UTF-8 and hold no
 control, bidi or invalid character; the score is 0.
 
-What must hold once the feedback escapes Markdown (``grader.sanitize.markdown``
-and ``code``, called by grader/feedback.py): nothing the student wrote renders
-as markup: no HTML tag, no link, no heading, table row or bold total of its own.
+And, the feedback quoting student text with ``grader.sanitize.markdown`` and
+``code`` (grader/feedback.py): nothing the student wrote renders as markup: no
+HTML tag, no link, no heading, table row or bold total of its own.
 """
 
 from __future__ import annotations
@@ -38,8 +38,6 @@ HIDDEN = REPO / "grader" / "traces" / "data" / "scorpion"
 SMALL_SET = ("deal-default-3.json", "near-won-1.json")
 LIMITS_ENV = {"SOLITAIRE_SANDBOX_CALL_S": "1", "SOLITAIRE_SANDBOX_WALL_S": "4",
               "SOLITAIRE_SANDBOX_STARTUP_S": "5", "SOLITAIRE_SANDBOX_CPU_S": "5"}
-WIRING = pytest.mark.xfail(strict=False, reason="feedback wiring pending: grader/feedback.py must quote "
-                                                "student text with grader.sanitize.markdown()/code()")
 
 
 @dataclass
@@ -138,7 +136,6 @@ def student_markup(markdown: str) -> list[str]:
     return found
 
 
-@WIRING
 @pytest.mark.parametrize("attack", TEXT_ATTACKS)
 def test_hostile_text_renders_as_text(attack, graded):
     result = graded[attack]
