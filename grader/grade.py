@@ -216,6 +216,9 @@ def grade_submission(
     summary = (f"{entry.title}: {total(methods):g} / {maximum(methods):g} points. "
                "Each rule method's points are split among its tests, one per ruling it implements "
                "and one for random play; a test earns its points only when all its checks pass.")
+    summary += "\n\n| rule method | tests passed | points |\n| --- | --- | --- |\n" + "\n".join(
+        f"| {m.title} | {sum(t.ok for t in m.tests)} / {len(m.tests)} | {m.score:g} / {m.max_score:g} |"
+        for m in methods)
     if notes:
         summary += "\n\n" + "\n\n".join(notes)
     extra: dict[str, Any] = {

@@ -45,8 +45,9 @@ HAND_PLAYOUT = 5  # moves from each hand-built position
 # named for the bug it is there for.
 HAND_BUILT: dict[str, dict[str, str]] = {
     "indian": {
-        # space-open-while-stock: the refill is immediate, so a space with stock
-        # left exists only in a constructed position (docs/rules/indian.md, I6)
+        # a space with stock left exists only in a constructed position (the refill is
+        # immediate, I6): the bug "space-open-while-stock" was dropped from the catalog, as
+        # no game can show it; the position stays, a harmless extra place to compare
         "space-open-while-stock": """
 indian strict_protection=false
 phase play
@@ -187,7 +188,8 @@ w:
 """,
     },
     "scorpion": {
-        # won-when-tableau-empty: columns empty with the reserve not yet dealt
+        # columns empty with the reserve not yet dealt: unreachable in a game (49 cards are
+        # not whole suits), so "won-when-tableau-empty" was dropped from Scorpion's catalog
         "won-when-tableau-empty": """
 scorpion moves=runs
 phase play

@@ -213,3 +213,19 @@ def test_readme_shows_the_points_of_each_rule_category(tmp_path: Path) -> None:
     for category, value in points.items():
         assert f"| `{category}` | {value:g} |" in readme
     assert f"| **total** | **{sum(points.values()):g}** |" in readme
+
+
+def test_a_hanging_method_fails_its_own_public_test_quickly(repos: dict[str, Path], tmp_path: Path) -> None:
+    """A `while True` in is_won fails test_is_won with a message, in seconds, and nothing else."""
+    require_public_traces("scorpion")
+    from grader.check_suite import replace_region
+
+    repo = tmp_path / "hang"
+    shutil.copytree(repos["scorpion"], repo)
+    text = replace_region(reference_file("scorpion").read_text(encoding="utf-8"), "is_won", "while True:\n    pass")
+    (repo / "scorpion.py").write_text(text, encoding="utf-8")
+    result = pytest_in(repo)
+    output = result.stdout + result.stderr
+    assert result.returncode == 1, output
+    assert "1 failed" in output and "test_is_won" in output, output
+    assert "did not answer within 2 s" in output and "Traceback" not in output, output

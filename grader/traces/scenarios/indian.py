@@ -54,6 +54,12 @@ def make_scatter(stock_share: float) -> Scatter:
     return scatter
 
 
+def _to_waste(state: State, card: Card, rng: Rng) -> bool:
+    """Every card pulled off a foundation goes onto the waste."""
+    state.put("w", [card])
+    return True
+
+
 def finish(state: State) -> None:
     """Stock face down with its top card face up; a column's bottom card face down when
     it has three cards or more (as dealt)."""
@@ -146,5 +152,16 @@ def build(kit: Kit) -> None:
             raise AssertionError("indian: no space after exhaustion found")
         scripted(kit, f"exhausted-space{tag}", state, [], rulings=["I6", "I5"], then=16,
                  description="the stock is exhausted: no more protection, a space takes any available card")
+    # I3 with two packs: a foundation completed while its twin's cards are still in play (the
+    # twin ace must start another foundation, nothing goes onto the full one); and the columns
+    # cleared with cards left in the waste, which is not a win yet
+    near_won(kit, "near-won-stripped", won_state(kit, Rng("indian-stripped"), {}), make_scatter(0.0), 3,
+             finish=finish, neutral=DISCARD, rulings=["I3"], strip=1, attempts=20, max_nodes=8000,
+             description="one foundation emptied completely while its twin stays complete; the trace "
+             "plays a winning line")
+    near_won(kit, "columns-cleared", won_state(kit, Rng("indian-cleared"), {}), _to_waste, 6,
+             finish=finish, neutral=DISCARD, rulings=["I3"], attempts=12, max_nodes=5000,
+             description="every column empty, the stock exhausted, cards left in the waste: not won "
+             "until they are on the foundations")
     near_won(kit, "public-near-won", won_state(kit, Rng("public"), {}), make_scatter(0.0), 5,
              finish=finish, neutral=DISCARD, rulings=["I3"], public=True)

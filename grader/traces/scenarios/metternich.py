@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from solitaire import engine
 from solitaire.cards import ACE, KING, SUITS, Card
 from solitaire.moves import action, card_move
 from solitaire.state import State
@@ -58,6 +59,16 @@ def build(kit: Kit) -> None:
                             description="kings of a suit already in the layout, one after another: each "
                             "goes to the bottom of the stock and the next card takes its place")
         playout(builder, 20)
+        kit.add(builder)
+        # M1: the second king of a suit would land in the same column as the first
+        deck = engine.shuffled_deck(kit.variation, 37)
+        filler = [c for c in deck if c.rank != KING][:11]
+        builder = kit.trace(f"deal-kings-one-column{tag}",
+                            cards=deck_with(kit.variation, 37, [Card(KING, "H"), *filler, Card(KING, "H")]),
+                            options=options, rulings=["M1"], density=PLAYOUT,
+                            description="the second king of hearts would be dealt onto the first, in the "
+                            "same column")
+        playout(builder, 12)
         kit.add(builder)
     near_won(kit, "public-near-won", won_state(kit, Rng("public"), {}, 1), scatter, 5, finish=finish,
              neutral=DISCARD, rulings=["M2"], public=True)
