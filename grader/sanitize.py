@@ -95,10 +95,9 @@ def text(value: object, limit: int = DEFAULT_LIMIT, *, multiline: bool = False) 
 
 
 # Every ASCII punctuation character that means something in CommonMark, GitHub Markdown (tables,
-# strikethrough, autolinks: scheme "x:", "www.", e-mail "@", math) or at the start of a line
-# (headings, lists, quotes, setext underlines). A backslash before ASCII punctuation always renders
-# the character itself. Parentheses stay: with "[" and "]" escaped they cannot make a link.
-_MARKDOWN_SPECIAL = re.compile(r"[\\`*_\[\]#+\-.|~:=$@]")
+# strikethrough, autolinks, math) or at the start of a line (headings, lists, quotes, setext
+# underlines). A backslash before ASCII punctuation always renders the character itself.
+_MARKDOWN_SPECIAL = re.compile(r"[\\`*_{}\[\]()#+\-.!|~:=$@^]")
 _HTML = {"&": "&amp;", "<": "&lt;", ">": "&gt;"}
 
 
