@@ -140,6 +140,11 @@ class WorkerCgroup:
 
     version: int
     directories: list[Path] = field(default_factory=list)
+    marker: Path | None = None  # exists until the launch wrapper has joined the cgroup
+
+    @property
+    def joined(self) -> bool:
+        return self.marker is None or not self.marker.exists()
 
     @property
     def procs_files(self) -> list[str]:

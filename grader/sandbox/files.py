@@ -189,9 +189,11 @@ class Submission:
         """Remember a launch's cgroup, removed once the launch's processes are gone."""
         self.cgroups.append(group)
 
-    def release_cgroups(self, wait_s: float = 0.0) -> None:
-        """Remove the cgroups whose processes have all ended (waiting up to ``wait_s`` for them)."""
-        self.cgroups = [g for g in self.cgroups if not g.remove(wait_s)]
+    def release_cgroups(self, wait_s: float = 0.0, everything: bool = False) -> None:
+        """Remove the cgroups whose processes have all ended (waiting up to ``wait_s`` for them).
+        A launch's cgroup that its wrapper has not joined yet (:attr:`WorkerCgroup.joined`) is
+        kept, unless ``everything``: another worker of the submission may be starting right now."""
+        self.cgroups = [g for g in self.cgroups if not ((everything or g.joined) and g.remove(wait_s))]
 
     def new_work_dir(self, uid: int | None) -> Path:
         """A fresh working directory owned by ``uid`` (when root), removed with the submission."""
@@ -203,14 +205,16 @@ class Submission:
         return path
 
     def remove_work_dir(self, path: Path | None) -> None:
-        """A launch ended (the worker calls this after killing it): remove its working directory.
-        Its cgroup stays until the submission is removed: another worker of the submission may be
-        starting right now, its cgroup made but not yet joined, and so indistinguishable from an
-        ended launch's empty one (removing it made that launch fail)."""
+        """A launch ended (the worker calls this after killing it): remove its working directory
+        and the cgroups left without processes. Those not joined yet belong to launches still
+        starting (in another thread) and are kept; so are those of workers still running."""
         if path is not None:
             shutil.rmtree(path, ignore_errors=True)
+        if self.cgroups:
+            joined = [g for g in self.cgroups if g.joined]
+            self.release_cgroups(wait_s=0.5 if len(joined) == 1 else 0.0)
 
     def remove(self) -> None:
         if getattr(self, "cgroups", None):
-            self.release_cgroups(wait_s=2.0)
+            self.release_cgroups(wait_s=2.0, everything=True)
         shutil.rmtree(self.root, ignore_errors=True)

@@ -59,15 +59,15 @@ SANDBOX_ROOT = "/sandbox"  # where bwrap mounts the engine, rules and entry copi
 # Run as (namespace) root inside unshare's new namespaces: $1 = the submission's temp dir,
 # $2 = size of the private /tmp, $3 = the Python installation, $4 = its topmost ancestor that others
 # cannot traverse (or ""), $5 and $6 = two free descriptors (not the worker's pipes) to hold $1
-# and $3 open, then "key=value" IPC sysctls (key under /proc/sys, "," for " "), "--", the
-# directories to hide, "--", the worker command. The Python installation is re-mounted first,
+# and $3 open, then "key=value" IPC sysctls (key under /proc/sys), "--", the directories to hide,
+# "--", the worker command. The Python installation is re-mounted first,
 # so that its site-packages can be hidden inside it.
 HIDE_SCRIPT = """
 root=$1; size=$2; python=$3; locked=$4; rfd=$5; pfd=$6; shift 6
 eval "exec $rfd<\\"\\$root\\"" || exit 97
 eval "exec $pfd<\\"\\$python\\"" || exit 97
 while [ "$1" != "--" ]; do
-  echo "${1#*=}" | tr , ' ' > "/proc/sys/${1%%=*}" || exit 97; shift
+  printf '%s\\n' "${1#*=}" > "/proc/sys/${1%%=*}" || exit 97; shift
 done
 shift
 if [ -n "$locked" ]; then
@@ -172,7 +172,7 @@ def ipc_sysctls(ipc_bytes: int) -> list[str]:
     page = os.sysconf("SC_PAGE_SIZE")
     return [
         f"kernel/shmmax={ipc_bytes}", f"kernel/shmall={max(1, ipc_bytes // page)}", "kernel/shmmni=16",
-        "kernel/msgmax=8192", "kernel/msgmnb=16384", "kernel/msgmni=16", "kernel/sem=32,256,32,16",
+        "kernel/msgmax=8192", "kernel/msgmnb=16384", "kernel/msgmni=16", "kernel/sem=32 256 32 16",
         "fs/mqueue/queues_max=4", "fs/mqueue/msg_max=10", "fs/mqueue/msgsize_max=8192",
     ]
 

@@ -35,16 +35,18 @@ from .view import python_view
 
 log = logging.getLogger("grader.sandbox")
 
-# $1 = bwrap's options file ("" for none) and $2 = the descriptor to open it on, then
-# "key=value" sysctls under /proc/sys ("," for " ") "--", cgroup.procs files "--", the command.
+# $1 = bwrap's options file ("" for none), $2 = the descriptor to open it on, $3 = a marker file
+# deleted once the cgroup is joined ("" for none), then "key=value" sysctls under /proc/sys "--",
+# cgroup.procs files "--", the command. Builtins only until the exec: no forks.
 LAUNCH_SCRIPT = """
-options=$1; fd=$2; shift 2
+options=$1; fd=$2; joined=$3; shift 3
 while [ "$1" != "--" ]; do
-  echo "${1#*=}" | tr , ' ' > "/proc/sys/${1%%=*}" || exit 96; shift
+  printf '%s\\n' "${1#*=}" > "/proc/sys/${1%%=*}" || exit 96; shift
 done
 shift
-while [ "$1" != "--" ]; do echo $$ > "$1" || exit 96; shift; done
+while [ "$1" != "--" ]; do printf '%s\\n' $$ > "$1" || exit 96; shift; done
 shift
+if [ -n "$joined" ]; then rm -f "$joined"; fi
 if [ -n "$options" ]; then eval "exec $fd<\\"\\$options\\"" || exit 96; rm -f "$options"; fi
 exec "$@"
 """
@@ -118,10 +120,15 @@ def launch_command(
     }
     command = [*prefix, python, "-I", "-S", "-B", "-u", f"{base}/boot/entry.py", json.dumps(config)]
     group = cgroups.create(limits.group_memory_bytes, limits.processes + EXTRA_TASKS)
+    procs: list[str] = []
     if group is not None:
+        # other workers of the submission may stop meanwhile: the marker keeps their cleanup from
+        # removing this cgroup before the wrapper is in it
+        group.marker = submission.new_private_file("cgroup-unjoined")
         submission.track_cgroup(group)
-    procs = group.procs_files if group is not None else []
+        procs = group.procs_files
     if not (front or sysctls or procs or options_file):
         return command
     return [*front, "/bin/sh", "-c", LAUNCH_SCRIPT, "sandbox-launch", str(options_file or ""),
-            str(options_fd), *sysctls, "--", *procs, "--", *command]
+            str(options_fd), str(group.marker if group is not None else ""), *sysctls, "--", *procs, "--",
+            *command]

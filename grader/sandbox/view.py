@@ -31,6 +31,9 @@ from pathlib import Path
 
 SANDBOX_PYTHON = "/sandbox/python"
 PACKAGE_DIRS = ("site-packages", "dist-packages")
+#: extension modules left out of the library scan: a GUI toolkit (X11, Tk, fonts: half the libraries)
+#: and NIS are of no use to a rules file; importing them inside fails for want of their libraries
+UNUSED_MODULES = ("_tkinter", "nis")
 _LDD_LINE = re.compile(r"^\s*(?:\S+\s+=>\s+)?(/\S+)\s+\(0x[0-9a-f]+\)\s*$")
 
 
@@ -125,7 +128,8 @@ def python_view() -> PythonView:
     """The interpreter, its standard library and its shared libraries (computed once per process)."""
     binary = base_interpreter()
     stdlib, dynload = _stdlib_dirs()
-    modules = sorted(str(p) for p in Path(dynload).glob("*.so")) if os.path.isdir(dynload) else []
+    modules = sorted(str(p) for p in Path(dynload).glob("*.so")
+                     if p.name.split(".")[0] not in UNUSED_MODULES) if os.path.isdir(dynload) else []
     libraries = _cached_libraries([binary, *modules])
     inside = dynload == stdlib or dynload.startswith(stdlib + os.sep) or not os.path.isdir(dynload)
     return PythonView(binary, stdlib, None if inside else dynload, tuple(libraries))
@@ -180,9 +184,22 @@ class _Args:
         self.args += ["--symlink", target, link]
 
 
+@functools.cache
+def _cached_view_args() -> tuple[tuple[str, ...], tuple[tuple[str, str], ...]]:
+    args, env = _view_args(python_view())
+    return tuple(args), tuple(env.items())
+
+
 def view_args(view: PythonView | None = None) -> tuple[list[str], dict[str, str]]:
-    """bwrap arguments mounting the interpreter's view, and the environment it needs inside."""
-    view = view or python_view()
+    """bwrap arguments mounting the interpreter's view, and the environment it needs inside
+    (computed once per process for the grader's own interpreter)."""
+    if view is not None:
+        return _view_args(view)
+    args, env = _cached_view_args()
+    return list(args), dict(env)
+
+
+def _view_args(view: PythonView) -> tuple[list[str], dict[str, str]]:
     args = _Args()
     prefix = os.path.realpath(sys.base_prefix)
     private_libs = False
