@@ -6,7 +6,12 @@ which the development machine cannot take (its unified hierarchy has no memory c
 
 from __future__ import annotations
 
+import os
+
+import pytest
+
 from grader.sandbox import cgroups
+from grader.sandbox.files import Submission
 
 MiB = 1024 * 1024
 
@@ -52,3 +57,27 @@ def test_a_failed_creation_leaves_nothing(tmp_path):
     found = cgroups.Hierarchy(1, (parent, tmp_path / "missing-pids-hierarchy"))
     assert cgroups.create(64 * MiB, 12, found) is None
     assert list(parent.glob(cgroups.PREFIX + "*")) == []
+
+
+def test_a_starting_launchs_cgroup_survives_another_launch_ending(tmp_path):
+    """Workers of one submission start and stop in different threads: the cleanup after one
+    launch must not remove the cgroup made for another that its wrapper has not joined yet."""
+    if cgroups.hierarchy() is None:
+        pytest.skip("no cgroup can be had here")
+    rules = tmp_path / "scorpion.py"
+    rules.write_text("X = 1\n")
+    submission = Submission(rules, 1024)
+    try:
+        starting = cgroups.create(64 * MiB, 12)
+        starting.marker = submission.new_private_file("cgroup-unjoined")
+        submission.track_cgroup(starting)
+        ended = cgroups.create(64 * MiB, 12)  # its wrapper joined (no marker), its processes gone
+        submission.track_cgroup(ended)
+        submission.remove_work_dir(None)  # what the worker calls after stopping a launch
+        assert all(d.exists() for d in starting.directories)
+        assert not any(d.exists() for d in ended.directories)
+        os.unlink(starting.marker)  # the wrapper joined, then its launch ended
+        submission.remove_work_dir(None)
+        assert not any(d.exists() for d in starting.directories) and submission.cgroups == []
+    finally:
+        submission.remove()
