@@ -18,6 +18,7 @@ import fcntl
 import json
 import logging
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -33,6 +34,7 @@ from solitaire.protocol import WorkerError
 
 QUICK = Limits(call_s=2.0, startup_s=10.0, wall_s=30.0)
 FAKE_HANDSHAKE = '{"ok": false, "error": "SandboxError", "message": "sandbox setup: FAKE-HANDSHAKE", "id": 0}'
+TRUE, SLEEP = shutil.which("true") or "/bin/true", shutil.which("sleep") or "/bin/sleep"  # absolute paths
 as_root = pytest.mark.skipif(os.geteuid() != 0, reason="dedicated uids are leased only as root")
 
 
@@ -263,7 +265,7 @@ def _hold_with_a_child(uid: int, record: str) -> subprocess.Popen[bytes]:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         os.ftruncate(fd, 0)
         os.pwrite(fd, record.encode(), 0)
-        return subprocess.Popen(["sleep", "60"], pass_fds=(fd,))
+        return subprocess.Popen([SLEEP, "60"], pass_fds=(fd,))
     finally:
         os.close(fd)
 
@@ -271,7 +273,7 @@ def _hold_with_a_child(uid: int, record: str) -> subprocess.Popen[bytes]:
 @as_root
 def test_a_stale_lease_is_reclaimed_and_a_live_one_respected():
     uid = _free_uid()
-    dead = subprocess.Popen(["true"])
+    dead = subprocess.Popen([TRUE])
     dead.wait()
     stale = _hold_with_a_child(uid, f"{dead.pid} 1 {uids._boot_id()}\n")  # its recorded holder is gone
     try:
@@ -297,7 +299,7 @@ def test_a_stale_lease_is_reclaimed_and_a_live_one_respected():
 @as_root
 def test_leftover_processes_of_a_uid_are_neither_reused_nor_killed():
     uid = _free_uid()
-    leftover = subprocess.Popen(["sleep", "60"], user=uid, group=uid, extra_groups=[])
+    leftover = subprocess.Popen([SLEEP, "60"], user=uid, group=uid, extra_groups=[])
     try:
         lease = uids.lease_uid(prefer=uid)
         assert lease.uid != uid
@@ -311,7 +313,7 @@ def test_leftover_processes_of_a_uid_are_neither_reused_nor_killed():
 @as_root
 def test_cleanup_only_by_the_process_holding_the_lease():
     lease = uids.lease_uid(prefer=_free_uid())
-    victim = subprocess.Popen(["sleep", "60"], user=lease.uid, group=lease.uid, extra_groups=[])
+    victim = subprocess.Popen([SLEEP, "60"], user=lease.uid, group=lease.uid, extra_groups=[])
     try:
         lease.pid = os.getpid() + 1  # as a forked copy of the lease would be
         uids.kill_all_of(lease)
