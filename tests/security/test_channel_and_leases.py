@@ -34,7 +34,7 @@ from solitaire.protocol import WorkerError
 
 QUICK = Limits(call_s=2.0, startup_s=10.0, wall_s=30.0)
 FAKE_HANDSHAKE = '{"ok": false, "error": "SandboxError", "message": "sandbox setup: FAKE-HANDSHAKE", "id": 0}'
-TRUE, SLEEP = shutil.which("true") or "/bin/true", shutil.which("sleep") or "/bin/sleep"  # absolute paths
+SLEEP = shutil.which("sleep") or "/bin/sleep"  # an absolute path, resolved once
 as_root = pytest.mark.skipif(os.geteuid() != 0, reason="dedicated uids are leased only as root")
 
 
@@ -273,7 +273,7 @@ def _hold_with_a_child(uid: int, record: str) -> subprocess.Popen[bytes]:
 @as_root
 def test_a_stale_lease_is_reclaimed_and_a_live_one_respected():
     uid = _free_uid()
-    dead = subprocess.Popen([TRUE])
+    dead = subprocess.Popen([SLEEP, "0"])
     dead.wait()
     stale = _hold_with_a_child(uid, f"{dead.pid} 1 {uids._boot_id()}\n")  # its recorded holder is gone
     try:
