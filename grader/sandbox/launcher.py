@@ -4,9 +4,10 @@ Every launch is wrapped by :data:`LAUNCH_SCRIPT` (``/bin/sh``, which then execs 
 the process the worker waits for and kills is still the layer's): it first writes the IPC
 sysctls when the launcher made a new IPC namespace for bwrap (``unshare --ipc`` in front, as
 root), then moves itself into the launch's cgroup (:mod:`.cgroups`) so that every process of
-the worker is born inside it, then opens bwrap's options file on a descriptor for
-``bwrap --args`` and deletes it: the options name host paths, and a command line is readable
-by every process of the PID namespace.
+the worker is born inside it (and deletes the launch's marker file: from then on the cgroup may
+be removed once empty), then opens bwrap's options file on a descriptor for ``bwrap --args``
+and deletes it: the options name host paths, and a command line is readable by every process
+of the PID namespace.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ log = logging.getLogger("grader.sandbox")
 
 # $1 = bwrap's options file ("" for none), $2 = the descriptor to open it on, $3 = a marker file
 # deleted once the cgroup is joined ("" for none), then "key=value" sysctls under /proc/sys "--",
-# cgroup.procs files "--", the command. Builtins only until the exec: no forks.
+# cgroup.procs files "--", the command.
 LAUNCH_SCRIPT = """
 options=$1; fd=$2; joined=$3; shift 3
 while [ "$1" != "--" ]; do
@@ -50,7 +51,7 @@ if [ -n "$joined" ]; then rm -f "$joined"; fi
 if [ -n "$options" ]; then eval "exec $fd<\\"\\$options\\"" || exit 96; rm -f "$options"; fi
 exec "$@"
 """
-WRAPPER_FAILED_STATUS = 96
+WRAPPER_FAILED_STATUS = 96  # the wrapper could not write a sysctl, join the cgroup or open the options
 EXTRA_TASKS = 4  # the layer's own processes besides the worker's (sh/bwrap, bwrap's init)
 
 
