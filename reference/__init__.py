@@ -12,4 +12,6 @@ VARIATIONS = (
     "indian",
     "double_fives",
     "scorpion",
+    "maria",
+    "number_ten",
 )

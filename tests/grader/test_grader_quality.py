@@ -4,11 +4,11 @@ import json
 
 import pytest
 
-from grader import check_suite, mutants
+from grader import catalog, check_suite, mutants
 from grader.traces import build
 from solitaire.traces import load_dir
 
-VARIATIONS = ("napoleons_square", "metternich", "bismarck", "indian", "double_fives", "scorpion")
+VARIATIONS = tuple(catalog.names())  # every variation of assignments/catalog.toml
 
 SOURCE = '''
 from solitaire.variation import Variation

@@ -43,7 +43,10 @@ from solitaire.state import OptionValue, State, format_state, parse_state
 from solitaire.variation import Variation
 
 HERE = Path(__file__).parent
-VARIATIONS = ("napoleons_square", "metternich", "bismarck", "indian", "double_fives", "scorpion")
+#: every reference variation that has an independent module here (the six, then the games of seed 001)
+VARIATIONS = tuple(name for name in catalog.reference_names() if (HERE / f"{name}.py").is_file())
+#: games whose agreement is also measured over many playouts (issue 12: at least 200 each)
+MANY_PLAYOUTS = ("maria", "number_ten")
 MAX_REPORTED = 5
 
 
@@ -678,6 +681,24 @@ def test_scenarios(scenario: tuple[str, str, dict[str, OptionValue], State, list
         play_along(name, after, origin, 30, tally)
     assert_agree(tally)
     assert after is not None and tally.steps > len(moves)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", MANY_PLAYOUTS)
+def test_two_hundred_playouts(name: str) -> None:
+    """At least 200 seeded playouts per game, each compared at every step: 150 driven by the
+    reference's moves, 50 by the independent module's; then 30 constructed near-won positions
+    played on, so that wins and the exhausted stock are compared too."""
+    tally = sweep(name, {}, range(3000, 3150), steps=120, driver="reference")
+    assert_agree(tally)
+    more = sweep(name, {}, range(4000, 4050), steps=120, driver="independent")
+    assert_agree(more)
+    near = constructed_sweep(name, {}, count=30, steps=120)
+    assert_agree(near)
+    assert tally.steps + more.steps >= 200 * 2
+    assert near.events["won"] >= 1
+    events = tally.events + more.events + near.events
+    print(name, tally.steps + more.steps + near.steps, "positions", dict(events))
 
 
 @pytest.mark.slow
