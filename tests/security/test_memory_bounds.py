@@ -28,8 +28,7 @@ MiB = 1024 * 1024
 LIMITS = Limits(call_s=8.0, startup_s=10.0, wall_s=40.0, cpu_s=20, memory_bytes=512 * MiB, processes=8,
                 group_memory_bytes=64 * MiB, ipc_bytes=8 * MiB, tmp_bytes=8 * MiB)
 ATTEMPT = 384 * MiB  # what each attack tries to hold: six times the cgroup's limit
-SHMEM_NOISE = 8 * MiB  # Shmem of the rest of the machine moves little
-AVAILABLE_NOISE = 96 * MiB  # MemAvailable moves with everything else running here
+SHMEM_NOISE = 48 * MiB  # Shmem of the rest of the machine (other graders' tmpfs ...) moves little
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0 or shutil.which("bwrap") is None,
                                 reason="the memory bounds are set up as root, with bwrap")
@@ -44,12 +43,16 @@ def meminfo() -> dict[str, int]:
 
 
 class Sampler:
-    """The largest rise of Shmem and the largest fall of MemAvailable since it started."""
+    """The largest rise of Shmem and fall of MemAvailable since it started, and the largest usage
+    of the worker's cgroup once :attr:`group` is set. (MemAvailable is printed, not asserted: other
+    tests on a shared machine move it by hundreds of MiB; every attack here holds shared memory,
+    which Shmem counts.)"""
 
     def __init__(self) -> None:
         start = meminfo()
         self.shmem0, self.available0 = start["Shmem"], start["MemAvailable"]
-        self.shmem_rise = self.available_fall = 0
+        self.shmem_rise = self.available_fall = self.group_peak = 0
+        self.group = None
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
         self._thread.start()
@@ -58,6 +61,11 @@ class Sampler:
         now = meminfo()
         self.shmem_rise = max(self.shmem_rise, now["Shmem"] - self.shmem0)
         self.available_fall = max(self.available_fall, self.available0 - now["MemAvailable"])
+        if self.group is not None:
+            try:
+                self.group_peak = max(self.group_peak, self.group.usage_bytes())
+            except (OSError, ValueError):  # removed after the worker ended
+                pass
 
     def _run(self) -> None:
         while not self._stop.is_set():
@@ -198,6 +206,7 @@ def _attack(tmp_path, body, limits=LIMITS):
     try:
         worker.load(DEALT)
         groups = [d for g in worker.submission.cgroups for d in g.directories]
+        sampler.group = worker.submission.cgroups[-1] if worker.submission.cgroups else None
         with pytest.raises(WorkerError) as caught:
             worker.won()
         time.sleep(0.3)  # the worker still holds what it got: sample it
@@ -229,7 +238,7 @@ def test_an_attack_cannot_hold_more_than_the_cgroup_limit(attack, layer, tmp_pat
     limits = dataclasses.replace(LIMITS, isolation=layer)
     message, sampler, groups, shmem_after = _attack(tmp_path, ATTACK_BODIES[attack], limits)
     print(f"\n{attack} ({layer}): {message} / Shmem +{sampler.shmem_rise // MiB} MiB, "
-          f"MemAvailable -{sampler.available_fall // MiB} MiB")
+          f"MemAvailable -{sampler.available_fall // MiB} MiB, cgroup peak {sampler.group_peak // MiB} MiB")
     limit = LIMITS.group_memory_bytes
     held = _held(message)
     if held is not None:  # the attack finished: what it reports it holds fits in the limit
@@ -237,7 +246,7 @@ def test_an_attack_cannot_hold_more_than_the_cgroup_limit(attack, layer, tmp_pat
     else:  # the kernel's OOM killer stopped it, inside its cgroup only
         assert "stopped in rule is_won" in message, message
     assert sampler.shmem_rise <= limit + SHMEM_NOISE
-    assert sampler.available_fall <= limit + AVAILABLE_NOISE
+    assert 8 * MiB <= sampler.group_peak <= limit  # the attack was charged to the worker's cgroup
     assert shmem_after <= SHMEM_NOISE  # freed with the worker (the IPC namespace, the tmpfs)
     assert groups and not any(d.exists() for d in groups)  # the cgroup is removed after the worker
 
