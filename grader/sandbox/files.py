@@ -8,6 +8,7 @@ One private temp directory per submission (mode 0711, owned by the grader)::
     boot/entry.py    the worker entry script (not on the worker's sys.path)
     work-N/          the working directory of launch N (unshare and plain layers; bwrap uses its own /tmp)
     bwrap-options-N  bwrap's options of launch N (mode 0600; deleted once bwrap has it open)
+    cgroup-unjoined-N  exists until launch N's wrapper is in its cgroup (see release_cgroups)
 
 Everything but ``work-N`` is read-only to the sandbox uid. The directory is
 removed by :meth:`Submission.remove`, which also removes the launches' cgroups
