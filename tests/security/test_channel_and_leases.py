@@ -150,7 +150,9 @@ def test_a_submission_cannot_touch_the_probe_cache(tmp_path, isolation, attack_l
     """The attack deletes or overwrites every probe-*.json it can find (old and new places)."""
     directory = uids.state_dir()
     assert directory is not None
-    canary = directory / f"probe-canary-{os.getpid()}.json"  # a file of the cache, planted just now
+    # A file of the cache, planted just now (not named probe-*: a real sandbox failure elsewhere in the
+    # session may clear those meanwhile); the attack goes for every *.json there.
+    canary = directory / f"canary-{os.getpid()}.json"
     canary.write_text('{"layer": "bwrap"}')
     try:
         with SandboxWorker(compose("probe_cache_tampering", tmp_path / "sub"), attack_limits) as worker:

@@ -8,7 +8,7 @@ import tempfile
 FAKE = '{"key": "x", "layer": "plain", "time": 4102444800}'
 PLACES = ("/tmp/solitaire-sandbox-*/probe-*.json",
           tempfile.gettempdir() + "/solitaire-sandbox-*/probe-*.json",
-          "/run/solitaire-lab/*/probe-*.json", "/var/lib/solitaire-lab/*/probe-*.json",
+          "/run/solitaire-lab/*/*.json", "/var/lib/solitaire-lab/*/*.json",
           "/run/solitaire-lab/uids/uid-*.lock", "/tmp/solitaire-sandbox-*/uid-*.lock",
           os.path.expanduser("~") + "/.cache/solitaire-lab/*/probe-*.json")
 TOUCHED = []
