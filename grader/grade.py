@@ -74,11 +74,8 @@ def replay_all(traces: Iterable[dict[str, Any]], worker: WorkerSource) -> Summar
 def rubric_for(name: str, traces: list[dict[str, Any]] | None = None,
                points: dict[str, float] | None = None) -> rubrics.Rubric:
     """The rubric of ``name`` over its graded hidden traces (or ``traces``) and catalog points."""
-    from .mutants import reference_source
-
     traces = graded_traces(name, traces)
-    _, source = reference_source(name)
-    return rubrics.build(name, traces, dict(points or catalog.points(name)), source)
+    return rubrics.build(name, traces, dict(points or catalog.points(name)), rubrics.contract_source(name))
 
 
 def graded_traces(name: str, traces: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
@@ -200,6 +197,11 @@ def grade_submission(
                 internal_error = output[-4000:]
                 notes.append("The grader could not finish grading this submission; your instructor "
                              "has been told. The score below is not final.")
+            elif found.get("sandbox", {}).get("failed"):
+                counts = found
+                internal_error = "the sandbox could not start the worker\n" + output[-4000:]
+                notes.append("The grader's sandbox could not run your code (not a problem of your code); "
+                             "your instructor has been told. The score below is not final.")
             else:
                 counts = found
                 timeouts = [n for n, t in counts.get("traces", {}).items() if t.get("status") == "timeout"]
@@ -223,6 +225,7 @@ def grade_submission(
         summary += "\n\n" + "\n\n".join(notes)
     extra: dict[str, Any] = {
         "variation": variation, "worker": worker,
+        "sandbox_layer": counts.get("sandbox", {}).get("layer", "local" if worker == "local" else "-"),
         "methods": {m.method: [m.score, m.max_score] for m in methods},
         "tests_passed": sum(t.ok for m in methods for t in m.tests),
         "tests": sum(len(m.tests) for m in methods),

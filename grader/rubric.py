@@ -35,7 +35,9 @@ from solitaire.replay import planned
 from solitaire.variation import RULE_METHODS
 
 PLAY = "play"
-RULES_DOCS = Path(__file__).resolve().parents[1] / "docs" / "rules"
+ROOT = Path(__file__).resolve().parents[1]
+RULES_DOCS = ROOT / "docs" / "rules"
+STARTERS = ROOT / "starter"
 _RULING = re.compile(r"\b([A-Z][0-9]+)\b")
 _BULLET = re.compile(r"^- \*\*([A-Z][0-9]+)\*\*\s+(.*)$")
 BOOL_METHODS = frozenset({"can_pick_up", "foundation_accepts", "tableau_accepts", "space_accepts", "is_won"})
@@ -94,6 +96,18 @@ def method_rulings(source: str) -> dict[str, list[str]]:
             doc = ast.get_docstring(node) or ""
             result[node.name] = list(dict.fromkeys(_RULING.findall(doc)))
     return result
+
+
+def contract_source(name: str) -> str:
+    """The source whose docstrings say which rulings each rule method implements: the starter
+    ``starter/<name>.py`` (public, generated from the reference with its docstrings kept, so the
+    grader needs no solution to score), or the reference itself where no starter is built yet."""
+    starter = STARTERS / f"{name}.py"
+    if starter.is_file():
+        return starter.read_text(encoding="utf-8")
+    from .mutants import reference_source
+
+    return reference_source(name)[1]
 
 
 def ruling_sentences(name: str, docs: Path = RULES_DOCS) -> dict[str, str]:

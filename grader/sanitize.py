@@ -97,7 +97,8 @@ def text(value: object, limit: int = DEFAULT_LIMIT, *, multiline: bool = False) 
 # Every ASCII punctuation character that means something in CommonMark, GitHub Markdown (tables,
 # strikethrough, autolinks, math) or at the start of a line (headings, lists, quotes, setext
 # underlines). A backslash before ASCII punctuation always renders the character itself.
-_MARKDOWN_SPECIAL = re.compile(r"[\\`*_{}\[\]()#+\-.!|~:=$@^]")
+# ( ) stay as they are: with [ ] escaped they cannot make a link, and messages read better
+_MARKDOWN_SPECIAL = re.compile(r"[\\`*_{}\[\]#+\-.!|~:=$@^]")
 _HTML = {"&": "&amp;", "<": "&lt;", ">": "&gt;"}
 
 

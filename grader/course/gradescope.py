@@ -35,7 +35,10 @@ from .config import CourseConfig
 from .points import category_points, known_variations
 
 PROJECT_ROOT = Path(grader.__file__).resolve().parent.parent
-BUNDLED = ("pyproject.toml", "README.md", "solitaire", "grader", "assignments/catalog.toml")
+#: the starters and rules pages are public: the rubric reads the rulings each method implements
+#: from the starter's docstrings and each ruling's sentence from its rules page
+BUNDLED = ("pyproject.toml", "README.md", "solitaire", "grader", "assignments/catalog.toml", "starter",
+           "docs/rules")
 #: instructor tools that grading does not need; some quote reference code (mutants, survivors)
 NOT_BUNDLED = ("grader/starter", "grader/cli_starter.py", "grader/mutants.py", "grader/survivors",
                "grader/check_suite.py")

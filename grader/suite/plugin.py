@@ -109,12 +109,18 @@ def _prelaunch(config: pytest.Config) -> None:
 
 
 class WarmWorkers:
-    """Fresh sandboxed workers, each launched in the background before it is asked for."""
+    """Fresh sandboxed workers, each launched in the background before it is asked for.
+
+    ``remaining``: how many more workers will be asked for (the traces left); none is
+    launched ahead beyond that, and a worker asked for unforeseen (a replacement after a
+    crash) starts at its first request.
+    """
 
     def __init__(self, factory: Any) -> None:
         self.factory = factory
         self.finished = threading.Event()
-        self._next = self._launch()
+        self.remaining = 1
+        self._next: tuple[Worker, threading.Event] | None = self._launch()
 
     def _launch(self) -> tuple[Worker, threading.Event]:
         worker = self.factory()
@@ -135,23 +141,23 @@ class WarmWorkers:
 
     def __call__(self) -> Worker:
         """A fresh worker (launched, or failed to load); the next one starts launching now."""
+        self.remaining -= 1
+        if self._next is None:
+            return self.factory()  # type: ignore[no-any-return]
         worker, launched = self._next
         launched.wait()
-        if self.factory.load_failure is None:
+        self._next = None
+        if self.factory.load_failure is None and self.remaining > 0:
             self._next = self._launch()
-        else:  # the file cannot be loaded: every worker fails alike, at once
-            self._next = (self.factory(), _set_event())
         return worker
 
     def close(self) -> None:
+        """Close every worker, after the one launching ahead (if any) has started: closing it
+        half-way would look like a sandbox that cannot start."""
+        if self._next is not None:
+            self._next[1].wait(timeout=self.factory.limits.startup_s)
         self.factory.close()
         self.finished.set()
-
-
-def _set_event() -> threading.Event:
-    event = threading.Event()
-    event.set()
-    return event
 
 
 def _graded(trace: dict[str, Any], graded: dict[str, list[Any]]) -> bool:
@@ -181,6 +187,9 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if variation and any(t["variation"] != variation for t in traces):
         raise pytest.UsageError(f"the traces are not all of {variation}")
     metafunc.parametrize("trace", traces, ids=[t["name"] for t in traces])
+    warm = getattr(config, "_solitaire_warm", None)
+    if warm is not None:
+        warm.remaining = len(traces)
 
 
 class _Broken(Worker):
@@ -233,6 +242,17 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         write_results(Path(path), _collector(session.config), session.config)
 
 
+def _sandbox_facts(config: pytest.Config) -> dict[str, Any]:
+    """The layer the workers ran in, and whether the sandbox itself failed (not the student's
+    code: the grade must then not stand)."""
+    warm = getattr(config, "_solitaire_warm", None)
+    if warm is None:
+        return {"layer": "local"}
+    failure = warm.factory.load_failure
+    return {"layer": getattr(warm.factory, "layer", "?"),
+            "failed": bool(failure is not None and getattr(failure, "error", "") == "SandboxError")}
+
+
 def write_results(path: Path, collector: Collector, config: pytest.Config) -> None:
     """Write ``{"variation", "cells": {trace: {category: [passed, total]}}, "first_failures":
     {trace: {category: check}}, "traces": {name: {"status", "failed", "checks"}}, "dead":
@@ -244,6 +264,7 @@ def write_results(path: Path, collector: Collector, config: pytest.Config) -> No
                            for trace, per in collector.summary.first_failure.items()},
         "traces": collector.traces,
         "dead": sorted(collector.dead),
+        "sandbox": _sandbox_facts(config),
     }
     temporary = path.with_suffix(".tmp")
     temporary.write_text(json.dumps(data), encoding="utf-8")

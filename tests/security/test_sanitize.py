@@ -90,7 +90,8 @@ def test_markdown_renders_as_plain_text(value, limit):
     assert _bad_characters(out, multiline=False) == []
     assert "<" not in out and ">" not in out
     assert re.search(r"&(?!amp;|lt;|gt;)", out) is None  # every & is one of our entities
-    for special in "*_`[]()#|~:!":  # each one escaped by a backslash (itself not escaped)
+    for special in "*_`[]#|~:!":  # each one escaped by a backslash (itself not escaped); ( ) need not
+        # be: with [ ] escaped no link can form
         for match in re.finditer(re.escape(special), out):
             slashes = len(out[:match.start()]) - len(out[:match.start()].rstrip("\\"))
             assert slashes % 2 == 1, (special, out)
@@ -100,8 +101,8 @@ def test_markdown_renders_as_plain_text(value, limit):
 
 @pytest.mark.parametrize(("raw", "shown"), [
     ("**Total: 100 / 100**", "\\*\\*Total\\: 100 / 100\\*\\*"),
-    ("<script>alert(1)</script>", "&lt;script&gt;alert\\(1\\)&lt;/script&gt;"),
-    ("[click](javascript:alert(1))", "\\[click\\]\\(javascript\\:alert\\(1\\)\\)"),
+    ("<script>alert(1)</script>", "&lt;script&gt;alert(1)&lt;/script&gt;"),
+    ("[click](javascript:alert(1))", "\\[click\\](javascript\\:alert(1))"),
     ("# Heading\n| a | b |", "\\# Heading\\\\x0a\\| a \\| b \\|"),
     ("a & b &lt;", "a &amp; b &amp;lt;"),
 ])
