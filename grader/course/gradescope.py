@@ -92,8 +92,10 @@ exec "$PYTHON" -m grader.course.gradescope_run
 """
 
 
-def course_json(config: CourseConfig, grader_name: str = "sandbox") -> dict[str, object]:
-    """What the autograder needs to know about the course."""
+def course_json(config: CourseConfig, grader_name: str = "sandbox",
+                allow_weak: bool = False) -> dict[str, object]:
+    """What the autograder needs to know about the course (``allow_weak``: the instructor accepted
+    grading under the weak sandbox layer, ``course export --allow-weak-sandbox``)."""
     roster = roster_by_id(config)
     students = [
         {"id": a.student, "email": roster[a.student].email if a.student in roster else "",
@@ -105,6 +107,7 @@ def course_json(config: CourseConfig, grader_name: str = "sandbox") -> dict[str,
         "course": config.course_id,
         "assignment": config.assignment,
         "grader": grader_name,
+        "allow_weak_sandbox": allow_weak,
         "timeout": config.timeout,
         "known_variations": list(known_variations()),
         "students": students,
@@ -131,7 +134,8 @@ def _add(archive: zipfile.ZipFile, name: str, data: bytes, mode: int = READABLE)
     archive.writestr(info, data)
 
 
-def build(config: CourseConfig, dest: Path, grader_name: str = "sandbox", root: Path = PROJECT_ROOT) -> Path:
+def build(config: CourseConfig, dest: Path, grader_name: str = "sandbox", root: Path = PROJECT_ROOT,
+          allow_weak: bool = False) -> Path:
     """Write the autograder zip to ``dest``; returns its path."""
     dest = Path(dest)
     if dest.suffix != ".zip":
@@ -140,7 +144,8 @@ def build(config: CourseConfig, dest: Path, grader_name: str = "sandbox", root: 
     with zipfile.ZipFile(dest, "w") as archive:
         _add(archive, "setup.sh", SETUP_SH.encode(), EXECUTABLE)
         _add(archive, "run_autograder", RUN_AUTOGRADER.encode(), EXECUTABLE)
-        _add(archive, "course.json", json.dumps(course_json(config, grader_name), indent=1).encode())
+        course = course_json(config, grader_name, allow_weak)
+        _add(archive, "course.json", json.dumps(course, indent=1).encode())
         for entry in BUNDLED:
             for path in _files(root, entry):
                 name = path.relative_to(root).as_posix()

@@ -101,3 +101,28 @@ def test_run_autograder_with_the_real_sandboxed_grader(autograder):
     assert results["score"] == sum(category_points("scorpion").values())
     assert results["extra_data"]["worker"] == "sandbox"
     assert {test["tags"][0] for test in results["tests"]} == set(category_points("scorpion"))
+
+
+def test_the_weak_sandbox_is_allowed_only_when_the_instructor_says_so(make_course, tmp_path, monkeypatch):
+    course = make_course(["ada"])
+    assign.run(course)
+    assert gradescope.course_json(course)["allow_weak_sandbox"] is False
+    archive = gradescope.build(course, tmp_path / "weak.zip", allow_weak=True)
+    with zipfile.ZipFile(archive) as bundle:
+        data = json.loads(bundle.read("course.json"))
+    assert data["allow_weak_sandbox"] is True
+    # the runner passes the instructor's choice on to the sandbox factory through the environment
+    from grader.course import gradescope_run
+
+    (tmp_path / "course.json").write_text(json.dumps(data))
+    (tmp_path / "submission").mkdir()
+    (tmp_path / "submission" / "scorpion.py").write_text("x = 1\n")
+    monkeypatch.setenv("SOLITAIRE_COURSE_JSON", str(tmp_path / "course.json"))
+    monkeypatch.setenv("SOLITAIRE_SUBMISSION_DIR", str(tmp_path / "submission"))
+    monkeypatch.setenv("SOLITAIRE_SUBMISSION_METADATA", str(tmp_path / "none.json"))
+    monkeypatch.setenv("SOLITAIRE_GRADER", "static")
+    monkeypatch.delenv("SOLITAIRE_SANDBOX_ALLOW_WEAK", raising=False)
+    gradescope_run.run()
+    import os
+
+    assert os.environ.get("SOLITAIRE_SANDBOX_ALLOW_WEAK") == "1"
