@@ -131,10 +131,6 @@ class Maria(Variation):
         ### END SOLUTION
 
     def safe_move(self, state: State) -> Move | None:
-        """Solver hint, not a rule (never graded): a card the solver may put on a
-        foundation without trying alternatives, found with the rule methods above by
-        :func:`solitaire.solver.safe_foundation_move`: no card that could still be
-        packed onto it is off the foundations, its twin keeps a foundation to go to,
-        and the move has no effect beyond the card itself.
-        """
+        """Solver hint, not a rule (never graded): a foundation move the solver may make
+        without trying alternatives (:func:`solitaire.solver.safe_foundation_move`)."""
         return safe_foundation_move(self, state)

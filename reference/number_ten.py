@@ -57,13 +57,10 @@ class NumberTen(Variation):
         ### END SOLUTION
 
     def can_pick_up(self, state: State, pile: str, count: int) -> bool:
-        """NT3, X8, X4: which cards may move.
-
-        From a tableau pile: the top card, or a group at its top in whole or in
-        part: face-up cards, each one rank lower than the card under it and of
-        the other colour (X8). The top card of the stock (the drawn card) and
-        the top waste card move alone (X4). Cards never come back from a
-        foundation (general ruling).
+        """NT3, X8, X4: from a tableau pile, the top card or a group at its top,
+        whole or in part: face-up cards, each one rank lower than the card under
+        it and of the other colour (X8). The top stock card (the drawn card) and
+        the top waste card move alone (X4). Foundation cards never move.
         """
         ### BEGIN SOLUTION
         kind = self.kind(pile)
@@ -106,18 +103,14 @@ class NumberTen(Variation):
         ### END SOLUTION
 
     def space_accepts(self, state: State, pile: str, cards: tuple[Card, ...], source: str) -> bool:
-        """NT4, X8: a space takes any available card (a tableau pile's top card,
-        the top waste card, the top stock card) or a group, whole or in part.
-        """
+        """NT4, X8: a space takes any available card (tableau, waste, stock) or group."""
         ### BEGIN SOLUTION
         return True
         ### END SOLUTION
 
     def special_moves(self, state: State) -> list[Move]:
-        """NT2, X4: ``s>w`` discards the drawn (top) stock card to the waste; it is
-        always allowed while the stock has cards, even when the card could be
-        played. There is no redeal.
-        """
+        """NT2, X4: ``s>w`` (discard the drawn card to the waste) is legal whenever
+        the stock has cards, even when the card could be played. No redeal."""
         ### BEGIN SOLUTION
         return [DISCARD] if not state.is_empty("s") else []
         ### END SOLUTION
@@ -129,11 +122,9 @@ class NumberTen(Variation):
         ### END SOLUTION
 
     def after_move(self, state: State, move: Move) -> None:
-        """Effects after every move (X10, X4): a face-down card left on top of a
-        tableau pile turns face up, and the new top card of the stock is turned
-        face up (it is the drawn card). Nothing goes to a foundation by itself
-        and no space is filled by itself.
-        """
+        """X10, X4: a face-down card left on top of a tableau pile turns face up,
+        and so does the new top card of the stock (the drawn card). Nothing else
+        happens by itself."""
         ### BEGIN SOLUTION
         for pile in self.piles(TABLEAU):
             state.turn_up(pile)
@@ -147,11 +138,6 @@ class NumberTen(Variation):
         ### END SOLUTION
 
     def safe_move(self, state: State) -> Move | None:
-        """Solver hint, not a rule (never graded): a card the solver may put on a
-        foundation without trying alternatives, found with the rule methods above by
-        :func:`solitaire.solver.safe_foundation_move`: no card that could still be
-        packed onto it is off the foundations, its twin keeps a foundation to go to,
-        and the move has no effect beyond the card itself (a face-down card it
-        uncovers turning up is allowed).
-        """
+        """Solver hint, not a rule (never graded): a foundation move the solver may make
+        without trying alternatives (:func:`solitaire.solver.safe_foundation_move`)."""
         return safe_foundation_move(self, state)
