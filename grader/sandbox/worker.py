@@ -377,9 +377,9 @@ class SandboxWorker(Worker):
         request_r, request_w = os.pipe()
         reply_r, reply_w = os.pipe()
         output_r, output_w = os.pipe()
-        argv = launch_command(self.isolation, self.submission, work_dir, uid, self.limits,
-                              request_r, reply_w, self.hidden_paths)
-        try:
+        try:  # the pipes are closed on every failure, launch_command's included
+            argv = launch_command(self.isolation, self.submission, work_dir, uid, self.limits,
+                                  request_r, reply_w, self.hidden_paths)
             popen = subprocess.Popen(
                 argv, stdin=subprocess.DEVNULL, stdout=output_w, stderr=output_w,
                 pass_fds=(request_r, reply_w), close_fds=True, start_new_session=True,
