@@ -2,9 +2,11 @@
 
 One row per assigned student, whether graded or not: the collect status says
 why a student has no score (not submitted, empty repo ...). Scores come from
-nbgrader's gradebook; the final score is ``raw - late penalty`` (nbgrader's
-``score`` alone does not subtract the penalty; its CSV export does, and so
-does this one). ``max_score`` is the student's own variation's maximum.
+nbgrader's gradebook (or what ``course grade`` read back from it, while it is
+unchanged: :mod:`grader.course.gradebook_state`); the final score is
+``raw - late penalty`` (nbgrader's ``score`` alone does not subtract the
+penalty; its CSV export does, and so does this one). ``max_score`` is the
+student's own variation's maximum.
 """
 
 from __future__ import annotations
@@ -22,7 +24,9 @@ from solitaire.errors import UserError
 from .assign import load_assignments, roster_by_id
 from .collect import ATTENTION, Collected, read_collected
 from .config import CourseConfig
+from .gradebook_state import is_current
 from .points import category_points
+from .results import read_gradebook_state
 from .roster import write_csv
 
 #: Rows that need the instructor (exit status 1 of ``course export``): what collect counts as
@@ -76,15 +80,17 @@ class GradeRow:
 
 def grade_rows(config: CourseConfig) -> list[GradeRow]:
     """Every assigned student with their collect status and gradebook scores."""
-    from .gradebook import CourseGradebook
-
     roster = roster_by_id(config)
     try:
         collected = {row.student: row for row in read_collected(config)}
     except UserError:  # exporting before any collect lists everyone as not collected
         collected = {}
-    with CourseGradebook(config) as gradebook:
-        scores = gradebook.scores()
+    scores = recorded_scores(config)
+    if scores is None:
+        from .gradebook import CourseGradebook  # nbgrader: seconds to import
+
+        with CourseGradebook(config) as gradebook:
+            scores = gradebook.scores()
     rows = []
     for assignment in load_assignments(config):
         student = assignment.student
@@ -109,6 +115,14 @@ def grade_rows(config: CourseConfig) -> list[GradeRow]:
             reason=row.reason,
         ))
     return rows
+
+
+def recorded_scores(config: CourseConfig) -> dict[str, tuple[float, float]] | None:
+    """The gradebook's scores as ``course grade`` last read them back, while the gradebook is unchanged
+    since (same bytes); else None, and the gradebook itself is read (nbgrader takes seconds to import)."""
+    url = config.gradebook_db_url()
+    state = read_gradebook_state(config.results_path, url)
+    return state.scores if state is not None and is_current(state, url) else None
 
 
 def export_csv(config: CourseConfig, path: Path | None = None) -> tuple[Path, list[GradeRow]]:

@@ -14,7 +14,11 @@
   :func:`grade_one` and send the outcome back; this process still writes alone.
 * After the pool, every stored result of the current collect is written to
   the gradebook again (idempotent), so a crash between the two writes heals
-  on the next run.
+  on the next run. A run with nothing to grade whose writes would change
+  nothing (:mod:`grader.course.gradebook_state`) neither opens the gradebook
+  nor starts a pool: it returns in well under a second.
+* The console shows the phase the run is in from start to end
+  (:mod:`grader.course.grade_progress`).
 * A submission whose grading fails (the grader raised, its process died) is
   reported and left out of the store, so the next run tries it again; the
   rest of the class is graded.
@@ -37,16 +41,17 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from solitaire.errors import UserError
 
 from .assign import load_assignments, roster_by_id
 from .collect import Collected, read_collected
 from .config import CourseConfig
+from .grade_progress import GRADING, OPENING, REACHING, STARTING, WRITING, RunProgress
+from .gradebook_state import GradebookState, file_digest, inputs_digest, is_current
 from .graders import get as get_grader
 from .points import category_points
 from .results import Key, Result, ResultStore
@@ -69,11 +74,14 @@ class GradeReport:
     run_id: str = ""
 
 
-def _progress(console: Console) -> Progress:
-    """The progress bar of a grading run (both backends)."""
-    columns = (TextColumn("[bold]grading"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-               TextColumn("{task.description}"))
-    return Progress(*columns, console=console, transient=False)
+@dataclass
+class GradebookWrites:
+    """Everything a run writes to the gradebook: structure, students, a record per stored result."""
+
+    variations: list[str]
+    students: list[Student]
+    records: list[tuple[Collected, Result]]
+    digest: str = ""
 
 
 def _slug(text: str) -> str:
@@ -100,6 +108,15 @@ def plan(
                                row.submission, str(out), config.timeout,
                                category_points(row.variation, config.points)))
     return tasks, already, gradable, not_gradable
+
+
+@dataclass(frozen=True)
+class CeleryWorkers:
+    """A reachable broker with a worker: the :mod:`celery_app` module, its URL, the Celery app."""
+
+    module: ModuleType
+    url: str
+    app: Any
 
 
 class ClassGrader:
@@ -139,13 +156,40 @@ class ClassGrader:
             if (out_dir / name).exists():
                 shutil.copyfile(out_dir / name, target / name)
 
-    def record(self, gradebook: CourseGradebook, row: Collected, result: Result) -> None:
+    def record_values(
+        self, row: Collected, result: Result
+    ) -> tuple[str, str, dt.datetime, dict[str, float], float]:
+        """The arguments of :meth:`CourseGradebook.record` for ``row`` graded as ``result``."""
         points = category_points(row.variation, self.config.points)
         earned = earned_points(result.categories, points)
         raw = sum(earned.values())
         penalty = round(raw * row.penalty_percent / 100.0, 4)
-        received = dt.datetime.fromisoformat(row.received_at)
-        gradebook.record(row.student, row.variation, received, earned, penalty)
+        return row.student, row.variation, dt.datetime.fromisoformat(row.received_at), earned, penalty
+
+    def record(self, gradebook: CourseGradebook, row: Collected, result: Result) -> None:
+        gradebook.record(*self.record_values(row, result))
+
+    def gradebook_writes(self, store: ResultStore, gradable: list[Collected]) -> GradebookWrites:
+        """What this run writes to the gradebook given the results stored now, with its digest."""
+        config = self.config
+        assignments = load_assignments(config)
+        variations = list(dict.fromkeys(list(config.variations) + [a.variation for a in assignments]))
+        roster = roster_by_id(config)
+        dropped = [Student(a.student, "", "") for a in assignments if a.student not in roster]
+        records = []
+        for row in gradable:
+            result = store.get(Key(row.student, config.assignment, row.sha, self.version))
+            if result is not None:
+                records.append((row, result))
+        writes = GradebookWrites(variations, list(roster.values()) + dropped, records)
+        writes.digest = inputs_digest({
+            "url": config.gradebook_db_url(), "course": config.course_id, "assignment": config.assignment,
+            "deadline": config.deadline.isoformat(),
+            "variations": [[v, category_points(v, config.points)] for v in variations],
+            "students": [[s.id, s.name, s.email] for s in writes.students],
+            "records": [self.record_values(row, result) for row, result in records],
+        })
+        return writes
 
     def run(
         self,
@@ -160,43 +204,80 @@ class ClassGrader:
         if backend not in BACKENDS:
             raise UserError(f"unknown grading backend {backend!r} (known: {', '.join(BACKENDS)})")
         config = self.config
-        console = console or Console(stderr=True)
         report = GradeReport(run_id=self.run_id)
-        from .gradebook import CourseGradebook  # nbgrader is slow to import: only the parent needs it
-
-        with ResultStore(config.results_path) as store, CourseGradebook(config) as gradebook:
+        url = config.gradebook_db_url()
+        with RunProgress(console or Console(stderr=True)) as progress, \
+                ResultStore(config.results_path) as store:
             tasks, report.already, gradable, report.not_gradable = plan(
                 config, self.grader, regrade, store, self.version
             )
-            assignments = load_assignments(config)
-            variations = list(dict.fromkeys(list(config.variations) + [a.variation for a in assignments]))
-            gradebook.ensure_structure(variations)
-            roster = roster_by_id(config)
-            dropped = [Student(a.student, "", "") for a in assignments if a.student not in roster]
-            gradebook.ensure_students(list(roster.values()) + dropped)
-            rows = {row.student: row for row in gradable}
-            pending = list(tasks)
-            if backend == "celery" and pending:
-                self._run_celery(pending, broker, regrade, store, gradebook, rows, report, console, on_result)
-                pending = []
-            for attempt in range(2):  # a dead worker breaks the pool: one more round with a new pool
-                if not pending:
-                    break
-                pending = self._run_pool(pending, jobs or config.jobs, store, gradebook, rows, report,
-                                         console, on_result, attempt)
-            for task in pending:
-                report.failed.append((task.student, "the grading process died twice"))
-            for row in gradable:  # heal the gradebook after a crash between the two writes
-                result = store.get(Key(row.student, config.assignment, row.sha, self.version))
-                if result is None:
-                    continue
-                try:
-                    self.record(gradebook, row, result)
-                except Exception as error:  # noqa: BLE001 - reported; the store keeps the result
-                    if row.student not in {student for student, _ in report.failed}:
-                        report.failed.append((row.student, "not written to the gradebook: "
-                                                           f"{type(error).__name__}: {error}"))
+            writes = self.gradebook_writes(store, gradable)
+            if not tasks and is_current(store.gradebook_state(url), url, writes.digest):
+                progress.finish(f"nothing to grade: {len(report.already)} already graded with "
+                                f"{self.version}, {len(report.not_gradable)} with nothing to grade; "
+                                "the gradebook is up to date")
+                return report
+            # the broker and a worker first: when they cannot be reached, that is the one line printed
+            workers = self._connect_celery(broker, progress) if backend == "celery" and tasks else None
+            store.forget_gradebook_state()  # the gradebook is about to change
+            progress.phase(OPENING)
+            from .gradebook import CourseGradebook  # nbgrader is slow to import: only the parent needs it
+
+            with CourseGradebook(config) as gradebook:
+                gradebook.ensure_structure(writes.variations)
+                gradebook.ensure_students(writes.students)
+                self._grade(tasks, jobs, regrade, workers, store, gradebook, gradable, report, progress,
+                            on_result)
+                progress.phase(WRITING)
+                writes = self.gradebook_writes(store, gradable)
+                written = self._write_all(gradebook, writes, report)
+                scores = gradebook.scores() if written else None
+            digest = file_digest(url)
+            if scores is not None and digest is not None:
+                store.save_gradebook_state(GradebookState(url, writes.digest, digest, scores))
+            progress.finish(f"{len(report.graded)} graded, {len(report.already)} already graded, "
+                            f"{len(report.failed)} failed")
         return report
+
+    def _grade(
+        self,
+        tasks: list[GradeTask],
+        jobs: int | None,
+        regrade: bool,
+        workers: CeleryWorkers | None,
+        store: ResultStore,
+        gradebook: CourseGradebook,
+        gradable: list[Collected],
+        report: GradeReport,
+        progress: RunProgress,
+        on_result: Callable[[GradeOutcome], None] | None,
+    ) -> None:
+        """Grade ``tasks`` (on Celery ``workers``, else a pool), storing and recording each result."""
+        rows = {row.student: row for row in gradable}
+        pending = list(tasks)
+        if workers is not None and pending:
+            self._run_celery(pending, workers, regrade, store, gradebook, rows, report, progress, on_result)
+            pending = []
+        for attempt in range(2):  # a dead worker breaks the pool: one more round with a new pool
+            if not pending:
+                break
+            pending = self._run_pool(pending, jobs or self.config.jobs, store, gradebook, rows, report,
+                                     progress, on_result, attempt)
+        for task in pending:
+            report.failed.append((task.student, "the grading process died twice"))
+
+    def _write_all(self, gradebook: CourseGradebook, writes: GradebookWrites, report: GradeReport) -> bool:
+        """Write every stored result again (heals a crash between the two writes); False if one failed."""
+        written = True
+        for row, result in writes.records:
+            try:
+                self.record(gradebook, row, result)
+            except Exception as error:  # noqa: BLE001 - reported; the store keeps the result
+                written = False
+                if row.student not in {student for student, _ in report.failed}:
+                    report.failed.append((row.student, "not written to the gradebook: "
+                                                       f"{type(error).__name__}: {error}"))
+        return written
 
     def _run_pool(
         self,
@@ -206,59 +287,64 @@ class ClassGrader:
         gradebook: CourseGradebook,
         rows: dict[str, Collected],
         report: GradeReport,
-        console: Console,
+        progress: RunProgress,
         on_result: Callable[[GradeOutcome], None] | None,
         attempt: int,
     ) -> list[GradeTask]:
         """Grade ``tasks``; returns those lost to a broken pool."""
         lost: list[GradeTask] = []
         context = multiprocessing.get_context("spawn")
-        with _progress(console) as progress, \
-                ProcessPoolExecutor(max_workers=max(1, jobs), mp_context=context) as pool:
-            bar = progress.add_task("" if attempt == 0 else "(retry)", total=len(tasks))
+        workers = max(1, min(jobs, len(tasks)))
+        progress.phase(STARTING.format(jobs=workers))
+        with ProcessPoolExecutor(max_workers=max(1, jobs), mp_context=context) as pool:
             futures: dict[Future[GradeOutcome], GradeTask] = {pool.submit(grade_one, t): t for t in tasks}
+            progress.phase(GRADING if attempt == 0 else f"{GRADING} (retry)", total=len(tasks))
             for future in as_completed(futures):
                 task = futures[future]
                 try:
                     outcome = future.result()
                 except BrokenProcessPool:
                     lost.append(task)
-                    progress.advance(bar)
+                    progress.advance(f"{task.student} (its process died)")
                     continue
                 self._handle(outcome, store, gradebook, rows, report)
                 if on_result:
                     on_result(outcome)
-                progress.update(bar, advance=1, description=task.student)
+                progress.advance(task.student)
         return lost
 
     def _run_celery(
         self,
         tasks: list[GradeTask],
-        broker: str | None,
+        workers: CeleryWorkers,
         regrade: bool,
         store: ResultStore,
         gradebook: CourseGradebook,
         rows: dict[str, Collected],
         report: GradeReport,
-        console: Console,
+        progress: RunProgress,
         on_result: Callable[[GradeOutcome], None] | None,
     ) -> None:
         """Grade ``tasks`` on Celery workers; each outcome is handled here, as it arrives."""
+        patience = 2 * self.config.timeout + 60  # a busy worker still sends a result within this
+        outcomes = workers.module.grade_on_workers(tasks, workers.url, regrade=regrade, patience=patience,
+                                                   app=workers.app)
+        progress.phase(f"{GRADING} (celery {workers.module.safe_url(workers.url)})", total=len(tasks))
+        for outcome in outcomes:
+            self._handle(outcome, store, gradebook, rows, report)
+            if on_result:
+                on_result(outcome)
+            progress.advance(outcome.task.student)
+
+    def _connect_celery(self, broker: str | None, progress: RunProgress) -> CeleryWorkers:
+        """The broker's app once a worker answers; else a one-line :class:`UserError`."""
+        progress.phase(REACHING, printed=False)
         celery_app = import_celery_app()
         url = celery_app.check_broker(broker or self.config.broker or celery_app.DEFAULT_BROKER)
-        patience = 2 * self.config.timeout + 60  # a busy worker still sends a result within this
         try:
-            app = celery_app.connect(url)
+            return CeleryWorkers(celery_app, url, celery_app.connect(url))
         except celery_app.NoWorker as error:
             raise UserError(str(error)) from None
-        outcomes = celery_app.grade_on_workers(tasks, url, regrade=regrade, patience=patience, app=app)
-        with _progress(console) as progress:
-            bar = progress.add_task(f"(celery {celery_app.safe_url(url)})", total=len(tasks))
-            for outcome in outcomes:
-                self._handle(outcome, store, gradebook, rows, report)
-                if on_result:
-                    on_result(outcome)
-                progress.update(bar, advance=1, description=outcome.task.student)
 
     def _handle(
         self,

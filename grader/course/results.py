@@ -8,7 +8,9 @@ committed as soon as it arrives, so a crash or ``kill -9`` loses at most the
 submissions being graded at that moment.
 
 Every completed grading is also appended to the ``gradings`` log, which is how
-the tests prove that nothing is graded twice.
+the tests prove that nothing is graded twice. The ``gradebook_state`` table
+holds what the last complete run wrote to the gradebook
+(:mod:`grader.course.gradebook_state`), so that a run with nothing new skips it.
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from .gradebook_state import GradebookState
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS results (
@@ -44,6 +48,12 @@ CREATE TABLE IF NOT EXISTS gradings (
     grader_version TEXT NOT NULL,
     run_id TEXT NOT NULL,
     graded_at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS gradebook_state (
+    url TEXT PRIMARY KEY,
+    inputs TEXT NOT NULL,
+    file_digest TEXT NOT NULL,
+    scores TEXT NOT NULL
 );
 """
 
@@ -132,3 +142,46 @@ class ResultStore:
             "GROUP BY student, assignment, sha, grader_version"
         ).fetchall()
         return {Key(*row[:4]): row[4] for row in rows}
+
+    def gradebook_state(self, url: str) -> GradebookState | None:
+        """What the last complete run wrote to the gradebook at ``url`` (None: unknown)."""
+        return _state(self.connection, url)
+
+    def save_gradebook_state(self, state: GradebookState) -> None:
+        with self.connection:
+            self.connection.execute(
+                "INSERT OR REPLACE INTO gradebook_state VALUES (?,?,?,?)",
+                (state.url, state.inputs, state.file_digest,
+                 json.dumps({s: list(v) for s, v in state.scores.items()})),
+            )
+
+    def forget_gradebook_state(self) -> None:
+        """Before writing the gradebook: a run that stops half-way leaves no state behind."""
+        with self.connection:
+            self.connection.execute("DELETE FROM gradebook_state")
+
+
+def _state(connection: sqlite3.Connection, url: str) -> GradebookState | None:
+    row = connection.execute(
+        "SELECT inputs, file_digest, scores FROM gradebook_state WHERE url=?", (url,)
+    ).fetchone()
+    if row is None:
+        return None
+    scores = {s: (float(v[0]), float(v[1])) for s, v in json.loads(row[2]).items()}
+    return GradebookState(url, row[0], row[1], scores)
+
+
+def read_gradebook_state(path: Path, url: str) -> GradebookState | None:
+    """:meth:`ResultStore.gradebook_state` without creating or changing ``path`` (for readers)."""
+    if not path.is_file():
+        return None
+    try:
+        connection = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=30)
+    except sqlite3.Error:
+        return None
+    try:
+        return _state(connection, url)
+    except sqlite3.OperationalError:  # a store written before the table existed
+        return None
+    finally:
+        connection.close()

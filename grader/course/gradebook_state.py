@@ -1,0 +1,70 @@
+"""What ``course grade`` last wrote to the gradebook, so that a run with nothing new skips it.
+
+Opening nbgrader's gradebook costs seconds before any work (importing nbgrader
+pulls in Jupyter's server and a URL grammar compiled at import). Every grading
+run used to write the whole class to the gradebook again (idempotent, to heal
+a crash between the results store and the gradebook) and every export read it
+back. Both can be skipped when nothing would change, which this module decides:
+
+* after a run wrote everything without an error, the store keeps a
+  :class:`GradebookState`: a digest of every value written (structure,
+  students, one record per graded submission), a digest of the gradebook's
+  bytes after closing it, and nbgrader's scores read back at that moment;
+* the next run computes the same inputs digest; when it and the file digest
+  match, writing again would store the same values in the same file, so the
+  gradebook is not opened; an export reads the scores kept here.
+
+Only a SQLite gradebook has bytes to compare; any other URL is always opened.
+A gradebook changed by hand (formgrader, a script) has other bytes, so it is
+opened and written as before.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+SQLITE = "sqlite:///"
+
+
+@dataclass(frozen=True)
+class GradebookState:
+    url: str
+    inputs: str
+    file_digest: str
+    scores: dict[str, tuple[float, float]]
+
+
+def database_file(url: str) -> Path | None:
+    """The file of a SQLite gradebook URL, else None."""
+    return Path(url[len(SQLITE):]) if url.startswith(SQLITE) and len(url) > len(SQLITE) else None
+
+
+def file_digest(url: str) -> str | None:
+    """A digest of the gradebook's bytes (with SQLite's journal files), or None when it has no file."""
+    path = database_file(url)
+    if path is None or not path.is_file():
+        return None
+    digest = hashlib.sha256()
+    for part in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-journal")):
+        if part.is_file():
+            digest.update(part.name.encode() + b"\0")
+            digest.update(part.read_bytes())
+    return digest.hexdigest()
+
+
+def inputs_digest(values: Any) -> str:
+    """A digest of everything a run would write (``values``: JSON-able, in a stable order)."""
+    text = json.dumps(values, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def is_current(state: GradebookState | None, url: str, inputs: str | None = None) -> bool:
+    """Whether ``state`` describes the gradebook at ``url`` as it is now (and, given, these inputs)."""
+    if state is None or state.url != url or (inputs is not None and state.inputs != inputs):
+        return False
+    current = file_digest(url)
+    return current is not None and current == state.file_digest
