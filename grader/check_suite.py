@@ -53,7 +53,7 @@ from .grade import (
     rubric_for,
     sandbox_available,
 )
-from .rubric import Rubric
+from .rubric import Rubric, ruling_sentences
 from .scoring import lost_shares, total
 from .traces.build import ROOT, option_sets, reference_variation
 
@@ -244,9 +244,10 @@ def stub_source(source: str) -> str:
 
 
 def ruling_ids(source: str, variation: Variation) -> set[str]:
-    """Ruling ids quoted in the reference: its title's initial and a number (``S1`` ... ``S6``)."""
-    letter = variation.title[:1].upper()
-    return set(re.findall(rf"\b({re.escape(letter)}[0-9]+)\b", source))
+    """Ruling ids the reference quotes that its rules page rules (``S1`` ... ``S6``; ``MA1``,
+    ``X4`` ...): the ids of the page's ruling bullets named anywhere in the source."""
+    ruled = set(ruling_sentences(variation.name))
+    return {found for found in re.findall(r"\b([A-Z]{1,2}[0-9]+)\b", source) if found in ruled}
 
 
 def coverage_problems(name: str, variation: Variation, traces: list[dict]) -> list[str]:

@@ -38,8 +38,8 @@ PLAY = "play"
 ROOT = Path(__file__).resolve().parents[1]
 RULES_DOCS = ROOT / "docs" / "rules"
 STARTERS = ROOT / "starter"
-_RULING = re.compile(r"\b([A-Z][0-9]+)\b")
-_BULLET = re.compile(r"^- \*\*([A-Z][0-9]+)\*\*\s+(.*)$")
+_RULING = re.compile(r"\b([A-Z]{1,2}[0-9]+)\b")  # S3, MA5, X4: a game's prefix and a number
+_BULLET = re.compile(r"^- \*\*([A-Z]{1,2}[0-9]+)\*\*\s+(.*)$")
 BOOL_METHODS = frozenset({"can_pick_up", "foundation_accepts", "tableau_accepts", "space_accepts", "is_won"})
 
 

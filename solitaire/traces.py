@@ -80,7 +80,7 @@ SCHEMA: dict[str, Any] = {
         "variation": {"type": "string", "pattern": "^[a-z][a-z0-9_]*$"},
         "name": {"type": "string", "pattern": "^[A-Za-z0-9_.-]+$"},
         "description": {"type": "string"},
-        "rulings": {"type": "array", "items": {"type": "string", "pattern": "^[A-Z][0-9]+$"}},
+        "rulings": {"type": "array", "items": {"type": "string", "pattern": "^[A-Z]{1,2}[0-9]+$"}},
         "options": {
             "type": "object",
             "additionalProperties": {"type": ["boolean", "integer", "string"]},

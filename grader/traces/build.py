@@ -225,7 +225,11 @@ def fingerprint(name: str, hidden_root: Path = HIDDEN_ROOT,
     inputs = [ROOT / "reference" / f"{name}.py", ROOT / "reference" / "__init__.py"]
     inputs += [ROOT / "solitaire" / f"{module}.py" for module in ENGINE_INPUTS]
     inputs += sorted(here.glob("*.py"))
-    inputs += [here / "scenarios" / "common.py", here / "scenarios" / f"{name}.py"]
+    # the variation's own scenarios and every shared helper (common.py, seed001.py ...), not
+    # another variation's scenarios
+    games = set(reference_names())
+    scenarios = sorted((here / "scenarios").glob("*.py"))
+    inputs += [p for p in scenarios if p.stem == name or p.stem not in games]
     outputs = sorted((hidden_root / name).glob("*.json")) + sorted((public_root / name).glob("*.json"))
     return {"inputs": _digest(inputs), "traces": _digest(outputs)}
 
