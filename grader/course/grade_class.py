@@ -39,6 +39,7 @@ from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
@@ -125,8 +126,13 @@ class ClassGrader:
     def __init__(self, config: CourseConfig, grader: str = "sandbox", run_id: str | None = None) -> None:
         self.config = config
         self.grader = grader
-        self.version = get_grader(grader)[1]()
+        self._version_of = get_grader(grader)[1]
         self.run_id = run_id or uuid.uuid4().hex[:12]
+
+    @cached_property
+    def version(self) -> str:
+        """The grader's version, computed when the run needs it (a digest of the grader's files)."""
+        return self._version_of()
 
     def to_result(self, outcome: GradeOutcome) -> Result:
         task = outcome.task
