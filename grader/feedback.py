@@ -113,8 +113,9 @@ def describe_failure(failure: dict[str, Any], variation: str) -> str:
     if isinstance(expected, (bool, list)) or (isinstance(actual, (bool, list)) and expected is not None):
         yours = _value(actual) if actual is not None else "no answer"
         lines += ["", f"Expected: {sanitize.code(_value(expected))}; your code: {sanitize.code(yours)}"]
+    # in a code span: as readable in the raw file as rendered, and nothing in it can render
     message = failure.get("message") or "a different answer"
-    lines += ["", f"What went wrong: {sanitize.markdown(message, 1500)}"]
+    lines += ["", f"What went wrong: {sanitize.code(message, 1500)}"]
     reason = why(expected, actual)
     if reason:
         lines += ["", f"Why: {sanitize.markdown(reason)}"]

@@ -108,7 +108,7 @@ def test_feedback_shows_one_example_the_board_the_move_and_expected_vs_actual(tr
     assert f"Ruling {item.test.ruling}:" in text or "Random play" in text
     assert "First failing check" in text and "Board before it" in text and "scorpion moves=" in text
     assert "Expected: `" in text and "; your code: `" in text
-    assert "tableau\\_accepts(" in text and "should return False" in text
+    assert "tableau_accepts(" in text and "should return False" in text
     assert "python -m solitaire play scorpion --state board.txt" in text
     assert text.count("```") == 4  # one board shown, and the same board to replay: one example only
     counts = rule_test_output(item, "counts", "scorpion")
