@@ -242,8 +242,8 @@ def cheat_verdict(course: config.CourseConfig, student: str, score: float, max_s
     results = course.feedback_dir / student / "results.json"
     if results.is_file():
         outputs = [str(t.get("output", "")) for t in json.loads(results.read_text(encoding="utf-8"))["tests"]]
-        seen = next((line.removeprefix("What went wrong: ") for o in outputs for line in o.splitlines()
-                     if "exit status" in line), "")
+        seen = next((line.removeprefix("What went wrong: ").strip("` ") for o in outputs
+                     for line in o.splitlines() if "exit status" in line), "")
     verdict = f"scored {score:g} / {max_score:g}" + (f"; the grader saw: {seen}" if seen else "")
     stopped = "stopped" if score == 0 else "NOT STOPPED"
     return f"cheat {student} tried to {simulate.CHEAT_TRIED}: {stopped}, {verdict}"
