@@ -231,6 +231,7 @@ def _answer_batch(session, requests: list, reply_fd: int, request_id: object) ->
 PR_SET_DUMPABLE = 4
 PR_SET_CHILD_SUBREAPER = 36
 IPC_RMID = 0
+MQUEUE_DIR = "/dev/mqueue"  # (isolation.MQUEUE_DIR: this script imports nothing of the grader)
 ZYGOTE_FAILED_STATUS = 4
 
 
@@ -252,7 +253,8 @@ def _harden_zygote() -> None:
 def _zygote(control_fd: int, request_fd: int, reply_fd: int, work_dir: str) -> str:
     """Serve fresh-child requests (``{"nonce": ...}`` lines on the control pipe) until it closes.
 
-    For each: kill every other process of the namespace, wipe what they left, drain the request
+    For each: kill every other process of the namespace, wipe what they left (the working
+    directory /tmp, System V IPC objects, POSIX message queues), drain the request
     pipe, end any partial line a dead child left in the reply pipe, then fork. Returns (the nonce)
     only in the new child, which has closed its copy of the control pipe. Student code never runs
     in this process.
@@ -272,6 +274,7 @@ def _zygote(control_fd: int, request_fd: int, reply_fd: int, work_dir: str) -> s
             _kill_others()
             _wipe(work_dir)
             _remove_sysv_ipc()
+            _remove_message_queues()
             _drain(request_fd)
             os.write(reply_fd, b"\n")
             pid = os.fork()
@@ -350,6 +353,13 @@ def _remove_sysv_ipc() -> None:
         for ipc_id in ids:
             if remove(ipc_id) != 0:
                 raise OSError(ctypes.get_errno(), f"cannot remove System V {kind} {ipc_id}")
+
+
+def _remove_message_queues() -> None:
+    """Unlink every POSIX message queue of the namespace (bwrap mounts them on /dev/mqueue)."""
+    if os.path.isdir(MQUEUE_DIR):
+        for name in os.listdir(MQUEUE_DIR):
+            os.unlink(os.path.join(MQUEUE_DIR, name))
 
 
 def _drain(fd: int) -> None:

@@ -1,6 +1,6 @@
 """The bwrap layer's zygote: one sandbox per submission, a fresh child per trace (``fresh()``).
 
-A child leaves files, a System V segment, a detached process and stale handshake lines behind,
+A child leaves files, a System V segment, a POSIX message queue, a detached process and stale handshake lines behind,
 or attacks the zygote; the next child must find nothing of it, and the grader must go on.
 Each test also checks that the zygote path itself was taken (no full restart), where it applies.
 """
@@ -29,6 +29,17 @@ _libc = ctypes.CDLL(None, use_errno=True)
 SHM_KEY = 0x5107
 
 
+class _QueueAttr(ctypes.Structure):
+    _fields_ = [("flags", ctypes.c_long), ("maxmsg", ctypes.c_long), ("msgsize", ctypes.c_long),
+                ("curmsgs", ctypes.c_long), ("unused", ctypes.c_long * 4)]
+
+
+def _mq_open(create):
+    """A POSIX message queue /leak (O_RDWR | create): its descriptor, or -1."""
+    attr = _QueueAttr(0, 1, 16, 0)
+    return _libc.mq_open(b"/leak", 2 | create, 0o600, ctypes.byref(attr))
+
+
 def _report(**found):
     raise RuntimeError("FOUND" + json.dumps(found))
 
@@ -38,6 +49,7 @@ def _plant():
     open("/tmp/nested/deeper/planted", "w").write("left behind")
     open(os.path.join(os.getcwd(), "planted-cwd"), "w").write("left behind")
     segment = _libc.shmget(SHM_KEY, 4096, 0o1000 | 0o600)
+    queue = _mq_open(0o100)
     read_end, write_end = os.pipe()
     if os.fork() == 0:
         os.setsid()
@@ -47,7 +59,7 @@ def _plant():
         os._exit(0)
     os.close(write_end)
     background = int(os.read(read_end, 32))
-    _report(segment=segment, background=background, zygote=os.getppid())
+    _report(segment=segment, queue=queue, background=background, zygote=os.getppid())
 
 
 def _look():
@@ -59,7 +71,7 @@ def _look():
     with open("/proc/sysvipc/shm") as table:
         segments = table.read().splitlines()[1:]
     _report(files=sorted(os.listdir("/tmp")), cwd=sorted(os.listdir(os.getcwd())), segments=segments,
-            others=others, shmget=_libc.shmget(SHM_KEY, 4096, 0o600), zygote=zygote)
+            others=others, shmget=_libc.shmget(SHM_KEY, 4096, 0o600), queue=_mq_open(0), zygote=zygote)
 
 
 def _attack_zygote():
@@ -136,10 +148,10 @@ def _probe(worker: SandboxWorker, action: int) -> dict:
 
 def test_the_next_child_finds_nothing_the_previous_one_left(worker):
     planted = _probe(worker, 1)
-    assert planted["segment"] >= 0  # the segment was made
+    assert planted["segment"] >= 0 and planted["queue"] >= 0  # the segment and the queue were made
     before = _probe(worker, 2)
     assert "nested" in before["files"] and "planted-cwd" in before["cwd"]
-    assert before["segments"] and before["shmget"] >= 0
+    assert before["segments"] and before["shmget"] >= 0 and before["queue"] >= 0
     assert planted["background"] in before["others"]  # the detached process is alive until fresh()
 
     worker.fresh()
@@ -147,7 +159,7 @@ def test_the_next_child_finds_nothing_the_previous_one_left(worker):
     assert worker.launches == 1  # the same sandbox: a child of the same zygote
     assert after["zygote"] == planted["zygote"]
     assert after["files"] == [] and after["cwd"] == []
-    assert after["segments"] == [] and after["shmget"] == -1
+    assert after["segments"] == [] and after["shmget"] == -1 and after["queue"] == -1
     assert after["others"] == []
 
 
