@@ -259,16 +259,31 @@ def _zygote(control_fd: int, request_fd: int, reply_fd: int, work_dir: str) -> s
     only in the new child, which has closed its copy of the control pipe. Student code never runs
     in this process.
     """
+    import select
+
     control = os.fdopen(control_fd, "rb", buffering=0)
     pending = b""
+    child: int | None = None
+    child_fd: int | None = None
     while True:
         while b"\n" not in pending:
-            data = control.read(4096)
-            if not data:  # the trusted side is gone or closed the sandbox
-                _kill_others()
-                os._exit(0)
-            pending += data
+            poller = select.poll()
+            poller.register(control_fd, select.POLLIN)
+            if child_fd is not None:
+                poller.register(child_fd, select.POLLIN)
+            ready = {fd for fd, _events in poller.poll()}
+            if control_fd in ready:
+                data = control.read(4096)
+                if not data:  # the trusted side is gone or closed the sandbox
+                    _kill_others()
+                    os._exit(0)
+                pending += data
+            elif child is not None and child_fd in ready:
+                _end_as(child)
         line, pending = pending.split(b"\n", 1)
+        if child_fd is not None:
+            os.close(child_fd)
+            child = child_fd = None
         try:
             nonce = str(json.loads(line)["nonce"])
             _kill_others()
@@ -278,6 +293,8 @@ def _zygote(control_fd: int, request_fd: int, reply_fd: int, work_dir: str) -> s
             _drain(request_fd)
             os.write(reply_fd, b"\n")
             pid = os.fork()
+            if pid != 0:
+                child, child_fd = pid, os.pidfd_open(pid)
         except BaseException as error:  # noqa: BLE001 - the trusted side sees no ready line and restarts
             _write_line(reply_fd, {"ok": False, "error": "SandboxError", "message": f"zygote: {error!r}"})
             os._exit(ZYGOTE_FAILED_STATUS)
@@ -286,6 +303,22 @@ def _zygote(control_fd: int, request_fd: int, reply_fd: int, work_dir: str) -> s
             _prctl(PR_SET_CHILD_SUBREAPER, 0)
             _prctl(PR_SET_DUMPABLE, 1)  # as a worker was before: its own /proc files readable
             return nonce
+
+
+def _end_as(child: int) -> None:
+    """The child ended by itself (exit, crash, CPU limit): end the sandbox the same way, so that the
+    trusted side sees the end of the reply pipe and the child's status, as with a worker of its own
+    (the next request then starts a new sandbox)."""
+    import signal
+
+    _pid, status = os.waitpid(child, 0)
+    _kill_others()
+    if os.WIFSIGNALED(status):
+        number = os.WTERMSIG(status)
+        signal.signal(number, signal.SIG_DFL)
+        os.kill(os.getpid(), number)
+        os.kill(os.getpid(), signal.SIGKILL)  # a signal whose default is not to end the process
+    os._exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else ZYGOTE_FAILED_STATUS)
 
 
 def _others() -> list[int]:
