@@ -25,6 +25,9 @@ started are killed (SIGKILL; PID namespace or dedicated uid) and the next
 request starts a fresh worker: it holds no game, so send ``start`` or
 ``load`` first. :meth:`SandboxWorker.restart` does the same on demand.
 
+Under bwrap the sandbox is a zygote (see ``entry.py``): :meth:`SandboxWorker.fresh` gives the
+next trace a fresh child of the same sandbox in a few milliseconds instead of a new sandbox.
+
 Captured stdout/stderr of student code (:attr:`SandboxWorker.output`) may
 contain anything the worker saw, hidden requests included: keep it out of
 student feedback (log it for the instructor). :attr:`SandboxWorker.load_output`
