@@ -1,7 +1,8 @@
 """The bwrap layer's zygote: one sandbox per submission, a fresh child per trace (``fresh()``).
 
-A child leaves files, a System V segment, a POSIX message queue, a detached process and stale handshake lines behind,
-or attacks the zygote; the next child must find nothing of it, and the grader must go on.
+A child leaves files, a System V segment, a POSIX message queue, a detached process and stale
+handshake lines behind, or attacks the zygote; the next child must find nothing of it, and the
+grader must go on.
 Each test also checks that the zygote path itself was taken (no full restart), where it applies.
 """
 
