@@ -26,6 +26,12 @@ standard library until it has hardened itself:
    ``"part"``, the inner request's index: the trusted side gives every inner
    request its own deadline and knows which one a timeout or crash belongs to.
 
+In zygote mode (CONFIG has ``control_fd``, bwrap layer) steps 1-4 run once without loading the
+rules file; then :func:`_zygote` forks, per fresh-child request read on the
+control pipe, a child that closes the control pipe and does steps 5-6 (its "ready" line also
+carries the nonce of the request), after killing every other process of the namespace and
+wiping what the previous child left.
+
 Student prints go to fd 1/2, which the trusted side captures separately; the
 protocol uses only the two pipe fds named in CONFIG.
 """
@@ -132,6 +138,7 @@ def _load_message(error: BaseException, rules_file: str) -> str:
 def main() -> None:
     config = json.loads(sys.argv[1])
     request_fd, reply_fd = config["request_fd"], config["reply_fd"]
+    control_fd = config.get("control_fd")
     try:
         _apply_rlimits(config["rlimits"])
         rules_file = config["rules_file"]
@@ -139,13 +146,13 @@ def main() -> None:
         # Trusted imports first: under the plain layer the Python installation may not be
         # readable by the sandbox uid (e.g. under /root); what is loaded now stays usable
         # (the other layers mount it readable).
-        from solitaire import catalog
-        from solitaire.protocol import Session, batch_requests
+        from solitaire import catalog  # noqa: F401 - imported before any student code
+        from solitaire.protocol import Session, batch_requests  # noqa: F401
 
         if config.get("preload"):
             for name in PRELOADED:
                 __import__(name)
-        if config.get("parent_death"):
+        if config.get("parent_death") or control_fd is not None:
             import ctypes  # noqa: F401 - needed after the drop
             import signal  # noqa: F401
         _drop_privileges(config.get("uid"), config.get("gid"))
@@ -154,10 +161,23 @@ def main() -> None:
         os.umask(0o077)
         os.chdir(config["work_dir"])
         sys.argv[:] = [rules_file]
+        if control_fd is not None:
+            _harden_zygote()
     except BaseException as error:  # noqa: BLE001 - the sandbox itself failed: say so and stop
         _write_line(reply_fd, {"ok": False, "error": "SandboxError", "message": f"sandbox setup: {error!r}"})
         os._exit(LOAD_FAILED_STATUS)
-    _write_line(reply_fd, {"ok": True})  # ready: the last line written before student code runs
+    if control_fd is None:
+        _write_line(reply_fd, {"ok": True})  # ready: the last line written before student code runs
+        _serve(rules_file, request_fd, reply_fd)
+    nonce = _zygote(control_fd, request_fd, reply_fd, config["work_dir"])  # returns in each new child only
+    _write_line(reply_fd, {"ok": True, "nonce": nonce})  # the child's ready: no student code ran yet
+    _serve(rules_file, request_fd, reply_fd)
+
+
+def _serve(rules_file: str, request_fd: int, reply_fd: int) -> None:
+    """Load the rules file, write the load result, answer requests until the pipe closes; exit."""
+    from solitaire import catalog
+    from solitaire.protocol import Session, batch_requests
 
     try:
         variation = catalog.load_file(rules_file)
@@ -205,6 +225,186 @@ def _answer_batch(session, requests: list, reply_fd: int, request_id: object) ->
         except BaseException as error:  # noqa: BLE001 - as for a single request
             reply = _error_reply(error, session.variation)
         _write_line(reply_fd, reply, request_id, part)
+
+
+# -- the zygote (bwrap layer): one sandbox, a fresh child per trace ---------------------------
+PR_SET_DUMPABLE = 4
+PR_SET_CHILD_SUBREAPER = 36
+IPC_RMID = 0
+MQUEUE_DIR = "/dev/mqueue"  # (isolation.MQUEUE_DIR: this script imports nothing of the grader)
+ZYGOTE_FAILED_STATUS = 4
+
+
+def _prctl(option: int, value: int) -> None:
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(option, value, 0, 0, 0) != 0:
+        raise OSError(ctypes.get_errno(), f"prctl({option}, {value})")
+
+
+def _harden_zygote() -> None:
+    """Not dumpable (a child of the same uid can neither ptrace it nor open its /proc files), and
+    the reaper of every orphan of its children, so that it can wait for all of them."""
+    _prctl(PR_SET_DUMPABLE, 0)
+    _prctl(PR_SET_CHILD_SUBREAPER, 1)
+
+
+def _zygote(control_fd: int, request_fd: int, reply_fd: int, work_dir: str) -> str:
+    """Serve fresh-child requests (``{"nonce": ...}`` lines on the control pipe) until it closes.
+
+    For each: kill every other process of the namespace, wipe what they left (the working
+    directory /tmp, System V IPC objects, POSIX message queues), drain the request
+    pipe, end any partial line a dead child left in the reply pipe, then fork. Returns (the nonce)
+    only in the new child, which has closed its copy of the control pipe. Student code never runs
+    in this process.
+    """
+    import select
+
+    control = os.fdopen(control_fd, "rb", buffering=0)
+    pending = b""
+    child: int | None = None
+    child_fd: int | None = None
+    while True:
+        while b"\n" not in pending:
+            poller = select.poll()
+            poller.register(control_fd, select.POLLIN)
+            if child_fd is not None:
+                poller.register(child_fd, select.POLLIN)
+            ready = {fd for fd, _events in poller.poll()}
+            if control_fd in ready:
+                data = control.read(4096)
+                if not data:  # the trusted side is gone or closed the sandbox
+                    _kill_others()
+                    os._exit(0)
+                pending += data
+            elif child is not None and child_fd in ready:
+                _end_as(child)
+        line, pending = pending.split(b"\n", 1)
+        if child_fd is not None:
+            os.close(child_fd)
+            child = child_fd = None
+        try:
+            nonce = str(json.loads(line)["nonce"])
+            _kill_others()
+            _wipe(work_dir)
+            _remove_sysv_ipc()
+            _remove_message_queues()
+            _drain(request_fd)
+            os.write(reply_fd, b"\n")
+            pid = os.fork()
+            if pid != 0:
+                child, child_fd = pid, os.pidfd_open(pid)
+        except BaseException as error:  # noqa: BLE001 - the trusted side sees no ready line and restarts
+            _write_line(reply_fd, {"ok": False, "error": "SandboxError", "message": f"zygote: {error!r}"})
+            os._exit(ZYGOTE_FAILED_STATUS)
+        if pid == 0:
+            control.close()
+            _prctl(PR_SET_CHILD_SUBREAPER, 0)
+            _prctl(PR_SET_DUMPABLE, 1)  # as a worker was before: its own /proc files readable
+            return nonce
+
+
+def _end_as(child: int) -> None:
+    """The child ended by itself (exit, crash, CPU limit): end the sandbox the same way, so that the
+    trusted side sees the end of the reply pipe and the child's status, as with a worker of its own
+    (the next request then starts a new sandbox)."""
+    import signal
+
+    _pid, status = os.waitpid(child, 0)
+    _kill_others()
+    if os.WIFSIGNALED(status):
+        number = os.WTERMSIG(status)
+        signal.signal(number, signal.SIG_DFL)
+        os.kill(os.getpid(), number)
+        os.kill(os.getpid(), signal.SIGKILL)  # a signal whose default is not to end the process
+    os._exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else ZYGOTE_FAILED_STATUS)
+
+
+def _others() -> list[int]:
+    me = os.getpid()
+    return [int(name) for name in os.listdir("/proc") if name.isdigit() and int(name) not in (1, me)]
+
+
+def _kill_others() -> None:
+    """SIGKILL every process of the namespace but init and this one, until none is left (the
+    pids cgroup bounds a fork storm); reap them (orphans come to this subreaper)."""
+    import signal
+    import time
+
+    for _ in range(10000):
+        others = _others()
+        for pid in others:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        while True:
+            try:
+                pid, _status = os.waitpid(-1, os.WNOHANG)
+            except ChildProcessError:
+                break
+            if pid == 0:
+                break
+        if not others:
+            return
+        time.sleep(0.001)
+    raise RuntimeError("processes of the previous child would not die")
+
+
+def _wipe(directory: str) -> None:
+    """Remove everything in ``directory`` (the private /tmp), mount points excepted."""
+    import stat
+
+    top = os.lstat(directory).st_dev
+    for entry in os.scandir(directory):
+        info = entry.stat(follow_symlinks=False)
+        if info.st_dev != top:
+            continue
+        if stat.S_ISDIR(info.st_mode):
+            os.chmod(entry.path, 0o700)
+            _wipe(entry.path)
+            os.rmdir(entry.path)
+        else:
+            os.unlink(entry.path)
+
+
+def _remove_sysv_ipc() -> None:
+    """IPC_RMID every System V shared memory segment, semaphore set and message queue."""
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    removers = {"shm": lambda i: libc.shmctl(i, IPC_RMID, None),
+                "sem": lambda i: libc.semctl(i, 0, IPC_RMID),
+                "msg": lambda i: libc.msgctl(i, IPC_RMID, None)}
+    for kind, remove in removers.items():
+        try:
+            with open(f"/proc/sysvipc/{kind}") as table:
+                ids = [int(row.split()[1]) for row in table.read().splitlines()[1:] if row.strip()]
+        except OSError:
+            continue
+        for ipc_id in ids:
+            if remove(ipc_id) != 0:
+                raise OSError(ctypes.get_errno(), f"cannot remove System V {kind} {ipc_id}")
+
+
+def _remove_message_queues() -> None:
+    """Unlink every POSIX message queue of the namespace (bwrap mounts them on /dev/mqueue)."""
+    if os.path.isdir(MQUEUE_DIR):
+        for name in os.listdir(MQUEUE_DIR):
+            os.unlink(os.path.join(MQUEUE_DIR, name))
+
+
+def _drain(fd: int) -> None:
+    """Drop whatever the previous child left unread in the request pipe."""
+    os.set_blocking(fd, False)
+    try:
+        while os.read(fd, 65536):
+            pass
+    except BlockingIOError:
+        pass
+    finally:
+        os.set_blocking(fd, True)
 
 
 if __name__ == "__main__":

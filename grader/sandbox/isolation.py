@@ -90,6 +90,7 @@ exec "$@"
 # and do not hold the Python installation).
 SHARED_DIRS = ("/var/tmp", "/dev/shm", "/home", "/srv", "/mnt", "/media", "/run", "/opt", "/root")
 UNSHARE_SANDBOX = "/tmp/.sandbox"
+MQUEUE_DIR = "/dev/mqueue"  # (bwrap) the IPC namespace's POSIX message queues
 
 
 @dataclass(frozen=True)
@@ -149,6 +150,8 @@ def bwrap_options(root: Path, tmp_bytes: int, as_root: bool, ipc_ready: bool) ->
     args += mounts
     args += [
         "--proc", "/proc", "--dev", "/dev",
+        # the IPC namespace's POSIX message queues, listed so the zygote can remove them between children
+        "--mqueue", MQUEUE_DIR,
         "--perms", "1777", "--size", str(tmp_bytes), "--tmpfs", "/tmp",
         "--perms", "0755", "--dir", SANDBOX_ROOT,
         "--ro-bind", str(root / "lib"), f"{SANDBOX_ROOT}/lib",

@@ -71,10 +71,16 @@ def launch_command(
     request_fd: int,
     reply_fd: int,
     hidden: Sequence[Path] = (),
+    control_fd: int | None = None,
 ) -> list[str]:
-    """The argv that starts the entry script inside ``isolation`` (in a new cgroup, when one can be had)."""
+    """The argv that starts the entry script inside ``isolation`` (in a new cgroup, when one can be had).
+
+    ``control_fd``: the zygote's control pipe (bwrap only): the entry script then forks a fresh
+    child per request read there instead of loading the rules file itself.
+    """
     options_file: Path | None = None
-    options_fd = free_fds((request_fd, reply_fd))[0]
+    used = (request_fd, reply_fd) if control_fd is None else (request_fd, reply_fd, control_fd)
+    options_fd = free_fds(used)[0]
     sysctls: list[str] = []
     front: list[str] = []
     if isolation.name == "bwrap":
@@ -102,6 +108,7 @@ def launch_command(
     config = {
         "request_fd": request_fd,
         "reply_fd": reply_fd,
+        **({"control_fd": control_fd} if control_fd is not None else {}),
         "engine_dir": f"{base}/lib",
         "rules_file": f"{base}/rules/{submission.rules_name}",
         "work_dir": cwd,

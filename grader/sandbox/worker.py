@@ -25,6 +25,9 @@ started are killed (SIGKILL; PID namespace or dedicated uid) and the next
 request starts a fresh worker: it holds no game, so send ``start`` or
 ``load`` first. :meth:`SandboxWorker.restart` does the same on demand.
 
+Under bwrap the sandbox is a zygote (see ``entry.py``): :meth:`SandboxWorker.fresh` gives the
+next trace a fresh child of the same sandbox in a few milliseconds instead of a new sandbox.
+
 Captured stdout/stderr of student code (:attr:`SandboxWorker.output`) may
 contain anything the worker saw, hidden requests included: keep it out of
 student feedback (log it for the instructor). :attr:`SandboxWorker.load_output`
@@ -36,6 +39,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import secrets
 import shutil
 import signal
 import subprocess
@@ -57,6 +61,8 @@ from .probe import choose_isolation, forget_layer
 from .uids import UidLease, kill_all_of, lease_uid
 
 log = logging.getLogger("grader.sandbox")
+ZYGOTE_LAYERS = ("bwrap",)  # layers whose sandbox stays, forking a fresh child per fresh()
+STALE_BYTES = 4 * 1024 * 1024  # what a dead child may have left in the reply pipe, at most
 
 class LoadFailure(WorkerError):
     """The rules file could not be loaded: permanent for this submission (scores 0).
@@ -97,6 +103,14 @@ def _shown(output: bytes | bytearray) -> str:
     return sanitize.text(output, 4 * len(output) + 100, multiline=True)
 
 
+def _is_ready(line: bytes, nonce: str) -> bool:
+    """Whether ``line`` is a zygote child's "ready" line carrying ``nonce``."""
+    try:
+        return json.loads(line) == {"ok": True, "nonce": nonce, "id": 0}
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        return False
+
+
 def _unwrap_status(returncode: int) -> int:
     """bwrap and unshare report a child killed by signal N as exit status 128 + N."""
     if returncode > 128:
@@ -125,12 +139,33 @@ def _how_it_ended(returncode: int | None, limits: Limits) -> str:
 
 
 class _Process:
-    """One running worker process and its pipes."""
+    """One running worker process (a sandbox) and its pipes.
 
-    def __init__(self, popen: subprocess.Popen[bytes], channel: Channel, work_dir: Path | None) -> None:
+    ``control_fd``: the write end of the zygote's control pipe (bwrap layer), else None;
+    ``nonce``: what the current child's "ready" line must carry (zygote only).
+    """
+
+    def __init__(self, popen: subprocess.Popen[bytes], channel: Channel, work_dir: Path | None,
+                 control_fd: int | None = None) -> None:
         self.popen = popen
         self.channel = channel
         self.work_dir = work_dir
+        self.control_fd = control_fd
+        self.nonce = ""
+
+    def ask_child(self) -> None:
+        """Ask the zygote for a fresh child under a new nonce (raises OSError if it is gone)."""
+        assert self.control_fd is not None
+        self.nonce = secrets.token_hex(16)
+        os.write(self.control_fd, (json.dumps({"nonce": self.nonce}) + "\n").encode())
+
+    def close_control(self) -> None:
+        if self.control_fd is not None:
+            try:
+                os.close(self.control_fd)
+            except OSError:
+                pass
+            self.control_fd = None
 
 
 class SandboxWorker(Worker):
@@ -265,6 +300,64 @@ class SandboxWorker(Worker):
         """Kill the worker and everything it started; the next request starts a fresh one."""
         self._stop()
 
+    def fresh(self) -> None:
+        """Give the next requests a fresh worker process that has seen nothing yet (one per trace).
+
+        Under bwrap the sandbox stays: its zygote kills every process of the previous child, wipes
+        what it left and forks a new child, whose handshake must carry a nonce chosen here for it
+        (whatever a dead child left in the reply pipe is skipped). Any failure (timeout, zygote
+        gone, a broken line) falls back to a full restart. Other layers always restart fully.
+        Raises like :meth:`launch` (a :class:`LoadFailure` of the rules file, say).
+        """
+        if self.closed:
+            raise RuntimeError("this SandboxWorker is closed")
+        process = self._process
+        if process is None or process.control_fd is None or self.load_failure is not None:
+            self._stop()
+            self.launches = 0  # as a new worker per trace had
+            self.launch()
+            return
+        started = time.monotonic()
+        try:
+            if not self._fresh_child(process, started):
+                log.warning("sandbox: the zygote gave no fresh child; restarting the sandbox")
+                self._stop()
+                self.launch()
+        finally:
+            self.budget.charge(started)
+
+    def _fresh_child(self, process: _Process, started: float) -> bool:
+        """Ask the zygote for a child and read its handshake; False if the zygote failed."""
+        deadline = started + min(self.limits.startup_s, self.budget.remaining())
+        budget_bound = self.budget.remaining() < self.limits.startup_s
+        channel = process.channel
+        channel.buffer = bytearray()
+        self._sent = 0
+        try:
+            process.ask_child()
+            if not self._child_ready(channel, process.nonce, deadline):
+                return False
+        except (OSError, Broken):
+            return False
+        self._handshake(process, deadline, budget_bound, stages=("load",))
+        return True
+
+    def _child_ready(self, channel: Channel, nonce: str, deadline: float) -> bool:
+        """Skip reply lines until the ready line with ``nonce``: anything before it may come from a
+        dead child (which never knew the nonce). A flood beyond :data:`STALE_BYTES` fails."""
+        cap, channel.reply_cap = channel.reply_cap, STALE_BYTES
+        try:
+            skipped = 0
+            while True:
+                line = channel.receive(deadline, more=True)
+                skipped += len(line) + 1
+                if skipped > STALE_BYTES:
+                    return False
+                if _is_ready(line, nonce):
+                    return True
+        finally:
+            channel.reply_cap = cap
+
     def close(self) -> None:
         if self.closed:
             return
@@ -309,7 +402,8 @@ class SandboxWorker(Worker):
         self.load_output = _shown(process.channel.output)
         return process
 
-    def _handshake(self, process: _Process, deadline: float, budget_bound: bool) -> None:
+    def _handshake(self, process: _Process, deadline: float, budget_bound: bool,
+                   stages: tuple[str, ...] = ("ready", "load")) -> None:
         """Read the two handshake lines (both id 0); raise :class:`LoadFailure` etc. if either fails.
 
         The first ("ready", or the entry script's ``SandboxError``) is written before any student
@@ -318,9 +412,15 @@ class SandboxWorker(Worker):
         whatever it says (any error name, "SandboxError" included) is the submission's own.
         """
         name = self.submission.rules_name
-        for stage in ("ready", "load"):
+        for stage in stages:
             try:
-                hello = check_reply(process.channel.receive(deadline, more=stage == "ready"), expected_id=0)
+                line = process.channel.receive(deadline, more=stage == "ready")
+                if stage == "ready" and process.nonce:
+                    if not line:  # the zygote's line end before its first child (nothing ran before it)
+                        line = process.channel.receive(deadline, more=True)
+                    if _is_ready(line, process.nonce):
+                        continue
+                hello = check_reply(line, expected_id=0)
             except Broken as broken:
                 returncode = self._stop(grace_s=1.0 if broken.reason == "eof" else 0.0)
                 self.load_output = _shown(process.channel.output)
@@ -377,23 +477,32 @@ class SandboxWorker(Worker):
         request_r, request_w = os.pipe()
         reply_r, reply_w = os.pipe()
         output_r, output_w = os.pipe()
+        control = os.pipe() if self.isolation.name in ZYGOTE_LAYERS else None
+        pipes = (request_r, request_w, reply_r, reply_w, output_r, output_w, *(control or ()))
         try:  # the pipes are closed on every failure, launch_command's included
             argv = launch_command(self.isolation, self.submission, work_dir, uid, self.limits,
-                                  request_r, reply_w, self.hidden_paths)
+                                  request_r, reply_w, self.hidden_paths,
+                                  control_fd=control[0] if control else None)
             popen = subprocess.Popen(
                 argv, stdin=subprocess.DEVNULL, stdout=output_w, stderr=output_w,
-                pass_fds=(request_r, reply_w), close_fds=True, start_new_session=True,
-                env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}, cwd="/",
+                pass_fds=(request_r, reply_w, *(control[:1] if control else ())), close_fds=True,
+                start_new_session=True, env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}, cwd="/",
             )
         except BaseException:
-            for fd in (request_r, request_w, reply_r, reply_w, output_r, output_w):
+            for fd in pipes:
                 os.close(fd)
             self.submission.remove_work_dir(work_dir)
             raise
-        for fd in (request_r, reply_w, output_w):
+        for fd in (request_r, reply_w, output_w, *(control[:1] if control else ())):
             os.close(fd)
         channel = Channel(request_w, reply_r, output_r, self.limits.reply_bytes, self.limits.output_bytes)
-        return _Process(popen, channel, work_dir)
+        process = _Process(popen, channel, work_dir, control[1] if control else None)
+        if control:
+            try:
+                process.ask_child()  # the first child; the zygote reads it once it is ready
+            except OSError:
+                pass  # the zygote died at once: its handshake says why
+        return process
 
     def _stop(self, grace_s: float = 0.0) -> int | None:
         """Kill the running process (if any) and all it started; return its exit status.
@@ -420,6 +529,7 @@ class SandboxWorker(Worker):
             log.error("sandbox: worker %d did not die after SIGKILL", popen.pid)
         if self._lease is not None:
             kill_all_of(self._lease)
+        process.close_control()
         process.channel.close()
         channel = process.channel
         room = self.limits.output_bytes - len(self._output)

@@ -14,8 +14,11 @@ is given: the sandbox runs it in a separate, isolated process.
 
 Every trace is replayed in a **fresh worker**: nothing the submission learnt
 while one trace was replayed (a state sent to resync it, say) survives into
-the next. The next worker is launched in the background while a trace is
-replayed, so the fresh start costs little wall time. A rule method that hung
+the next. Under bwrap one sandbox serves the whole submission and its zygote
+forks a fresh child per trace (:class:`ZygoteWorkers`, see
+:meth:`grader.sandbox.SandboxWorker.fresh`); under the other layers the next
+worker is launched in the background while a trace is replayed
+(:class:`WarmWorkers`), so the fresh start costs little wall time. A rule method that hung
 is not asked again in any later trace (the replay's ``dead`` set is shared).
 """
 
@@ -104,8 +107,69 @@ def _prelaunch(config: pytest.Config) -> None:
 
     results = config.getoption("--solitaire-results")
     hidden = [str(Path(results).resolve().parent)] if results else []
+    from grader.sandbox.worker import ZYGOTE_LAYERS
+
     factory = sandbox_factory(config.getoption("--solitaire-submission"), hidden_paths=hidden)
-    config._solitaire_warm = WarmWorkers(factory)  # type: ignore[attr-defined]
+    kind = ZygoteWorkers if factory.layer in ZYGOTE_LAYERS else WarmWorkers
+    config._solitaire_warm = kind(factory)  # type: ignore[attr-defined]
+
+
+class _TraceWorker(Worker):
+    """The shared sandboxed worker as one trace sees it: the replay's close at the end of the
+    trace must not close the sandbox (the next trace gets a fresh child of it instead)."""
+
+    def __init__(self, worker: Any) -> None:
+        self._worker = worker
+
+    def request(self, message: dict[str, Any]) -> dict[str, Any]:
+        return self._worker.request(message)  # type: ignore[no-any-return]
+
+    def close(self) -> None:
+        """Nothing: the sandbox stays for the next trace."""
+
+
+class ZygoteWorkers:
+    """One sandboxed worker for the whole submission; each call gives a fresh child of it.
+
+    The sandbox is launched in the background while pytest collects the traces; its first
+    child serves the first trace, every later call asks the zygote for a new child
+    (:meth:`~grader.sandbox.SandboxWorker.fresh`: a full restart if the zygote fails).
+    """
+
+    def __init__(self, factory: Any) -> None:
+        self.factory = factory
+        self.finished = threading.Event()
+        self.remaining = 1  # (set by pytest_generate_tests; unused here)
+        self.worker = factory()
+        self._launched = threading.Event()
+        self._used = False
+
+        def launch() -> None:
+            try:
+                self.worker.launch()
+            except Exception:  # noqa: BLE001 - a load failure is kept by the worker and raised at first use
+                pass
+            self._launched.set()
+            # bwrap's --die-with-parent follows the parent *thread*: stay alive until the end.
+            self.finished.wait()
+
+        threading.Thread(target=launch, name="sandbox-prelaunch", daemon=True).start()
+
+    def __call__(self) -> Worker:
+        """The worker with a child that has served no trace yet."""
+        self._launched.wait()
+        if self._used:
+            try:
+                self.worker.fresh()
+            except WorkerError:
+                pass  # a load failure, a spent budget: raised again at the first request
+        self._used = True
+        return _TraceWorker(self.worker)
+
+    def close(self) -> None:
+        self._launched.wait(timeout=self.factory.limits.startup_s)
+        self.factory.close()
+        self.finished.set()
 
 
 class WarmWorkers:

@@ -1,0 +1,197 @@
+"""The bwrap layer's zygote: one sandbox per submission, a fresh child per trace (``fresh()``).
+
+A child leaves files, a System V segment, a POSIX message queue, a detached process and stale
+handshake lines behind, or attacks the zygote; the next child must find nothing of it, and the
+grader must go on.
+Each test also checks that the zygote path itself was taken (no full restart), where it applies.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import time
+
+import pytest
+from security_support import ATTACKS, DEALT
+
+from grader.sandbox import Limits, SandboxWorker
+from solitaire.protocol import WorkerError
+
+pytestmark = pytest.mark.skipif(shutil.which("bwrap") is None, reason="the zygote runs under bwrap only")
+
+LIMITS = Limits(call_s=3.0, startup_s=10.0, wall_s=60.0)
+
+# can_pick_up(state, pile, COUNT) runs action COUNT and raises its findings as JSON.
+PROBE = r'''
+import ctypes, json, os, signal, time
+
+_libc = ctypes.CDLL(None, use_errno=True)
+SHM_KEY = 0x5107
+
+
+class _QueueAttr(ctypes.Structure):
+    _fields_ = [("flags", ctypes.c_long), ("maxmsg", ctypes.c_long), ("msgsize", ctypes.c_long),
+                ("curmsgs", ctypes.c_long), ("unused", ctypes.c_long * 4)]
+
+
+def _mq_open(create):
+    """A POSIX message queue /leak (O_RDWR | create): its descriptor, or -1."""
+    attr = _QueueAttr(0, 1, 16, 0)
+    return _libc.mq_open(b"/leak", 2 | create, 0o600, ctypes.byref(attr))
+
+
+def _report(**found):
+    raise RuntimeError("FOUND" + json.dumps(found))
+
+
+def _plant():
+    os.makedirs("/tmp/nested/deeper", exist_ok=True)
+    open("/tmp/nested/deeper/planted", "w").write("left behind")
+    open(os.path.join(os.getcwd(), "planted-cwd"), "w").write("left behind")
+    segment = _libc.shmget(SHM_KEY, 4096, 0o1000 | 0o600)
+    queue = _mq_open(0o100)
+    read_end, write_end = os.pipe()
+    if os.fork() == 0:
+        os.setsid()
+        if os.fork() == 0:
+            os.write(write_end, str(os.getpid()).encode())
+            time.sleep(1000)
+        os._exit(0)
+    os.close(write_end)
+    background = int(os.read(read_end, 32))
+    _report(segment=segment, queue=queue, background=background, zygote=os.getppid())
+
+
+def _look():
+    me, zygote = os.getpid(), os.getppid()
+    others = []
+    for name in os.listdir("/proc"):
+        if name.isdigit() and int(name) not in (1, me, zygote):
+            others.append(int(name))
+    with open("/proc/sysvipc/shm") as table:
+        segments = table.read().splitlines()[1:]
+    _report(files=sorted(os.listdir("/tmp")), cwd=sorted(os.listdir(os.getcwd())), segments=segments,
+            others=others, shmget=_libc.shmget(SHM_KEY, 4096, 0o600), queue=_mq_open(0), zygote=zygote)
+
+
+def _attack_zygote():
+    zygote = os.getppid()
+    found = {}
+    for path in (f"/proc/{zygote}/mem", f"/proc/{zygote}/environ"):
+        try:
+            open(path, "rb").read(16)
+            found[path] = "read"
+        except OSError as error:
+            found[path] = error.errno
+    try:
+        found["fd"] = os.listdir(f"/proc/{zygote}/fd")
+    except OSError as error:
+        found["fd"] = error.errno
+    found["ptrace"] = _libc.ptrace(16, zygote, None, None)  # PTRACE_ATTACH
+    found["ptrace_errno"] = ctypes.get_errno()
+    _report(**found)
+
+
+def _stale_handshake():
+    fds = [int(fd) for fd in os.listdir("/proc/self/fd")]
+    if os.fork() == 0:
+        time.sleep(0.3)  # after the reply below has been read
+        fake = b'\n{"ok": true, "id": 0}\n{"ok": false, "error": "SyntaxError", "message": "fake", "id": 0}\n'
+        for fd in fds:
+            try:
+                os.write(fd, fake)
+            except OSError:
+                pass
+        time.sleep(1000)
+    return True
+
+
+def _probe(self, state, pile, count):
+    if count == 1:
+        _plant()
+    if count == 2:
+        _look()
+    if count == 3:
+        os.kill(os.getppid(), signal.SIGKILL)
+        time.sleep(5)
+    if count == 4:
+        _attack_zygote()
+    if count == 5:
+        return _stale_handshake()
+    return False
+
+
+Scorpion.can_pick_up = _probe
+'''
+
+
+@pytest.fixture
+def worker(tmp_path, isolation):
+    if isolation.name != "bwrap":
+        pytest.skip("the zygote runs under bwrap only")
+    rules = tmp_path / "scorpion.py"
+    rules.write_text((ATTACKS / "_prelude.py").read_text() + "\n" + PROBE)
+    made = SandboxWorker(rules, LIMITS)
+    made.launch()
+    yield made
+    made.close()
+
+
+def _probe(worker: SandboxWorker, action: int) -> dict:
+    worker.load(DEALT)
+    with pytest.raises(WorkerError) as raised:
+        worker.call("can_pick_up", ["t1", action])
+    text = str(raised.value)
+    assert "FOUND" in text, text
+    return json.loads(text.split("FOUND", 1)[1])
+
+
+def test_the_next_child_finds_nothing_the_previous_one_left(worker):
+    planted = _probe(worker, 1)
+    assert planted["segment"] >= 0 and planted["queue"] >= 0  # the segment and the queue were made
+    before = _probe(worker, 2)
+    assert "nested" in before["files"] and "planted-cwd" in before["cwd"]
+    assert before["segments"] and before["shmget"] >= 0 and before["queue"] >= 0
+    assert planted["background"] in before["others"]  # the detached process is alive until fresh()
+
+    worker.fresh()
+    after = _probe(worker, 2)
+    assert worker.launches == 1  # the same sandbox: a child of the same zygote
+    assert after["zygote"] == planted["zygote"]
+    assert after["files"] == [] and after["cwd"] == []
+    assert after["segments"] == [] and after["shmget"] == -1 and after["queue"] == -1
+    assert after["others"] == []
+
+
+def test_a_child_cannot_read_or_trace_the_zygote(worker):
+    found = _probe(worker, 4)
+    assert found["ptrace"] == -1 and found["ptrace_errno"] in (1, 13)  # EPERM / EACCES
+    assert all(value != "read" and not isinstance(value, list) for key, value in found.items()
+               if key.startswith("/proc") or key == "fd"), found
+    worker.fresh()
+    assert worker.launches == 1  # the zygote lived on
+    assert _probe(worker, 2)["others"] == []
+
+
+def test_killing_the_zygote_gains_nothing(worker):
+    worker.load(DEALT)
+    with pytest.raises(WorkerError) as raised:
+        worker.call("can_pick_up", ["t1", 3])
+    assert raised.value.kind == "crashed"
+    worker.fresh()  # the sandbox is gone: a full restart
+    assert worker.load_failure is None and worker.launches == 1
+    after = _probe(worker, 2)
+    assert after["others"] == [] and after["files"] == []
+    worker.fresh()
+    assert worker.launches == 1 and _probe(worker, 2)["others"] == []
+
+
+def test_a_stale_handshake_is_not_taken_for_the_next_childs(worker):
+    worker.load(DEALT)
+    assert worker.call("can_pick_up", ["t1", 5]) is True
+    time.sleep(0.8)  # the fake lines are in the reply pipe now
+    worker.fresh()
+    assert worker.load_failure is None
+    assert worker.launches == 1  # taken by the zygote path, not hidden by a full restart
+    assert _probe(worker, 2)["others"] == []
