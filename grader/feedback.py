@@ -145,8 +145,8 @@ def rule_test_output(item: TestScore, level: str, variation: str) -> str:
 
 
 def feedback_markdown(title: str, rules_file: str, variation: str, methods: list[MethodScore], level: str,
-                      notes: list[str] | None = None) -> str:
-    """The whole ``feedback.md``."""
+                      notes: list[str] | None = None, not_run: bool = False) -> str:
+    """The whole ``feedback.md`` (``not_run``: no rule was tested at all; the notes say why, once)."""
     lines = [f"# Feedback: {title} (`{rules_file}`)", "",
              f"**Total: {_points(total(methods))} / {_points(maximum(methods))}**", ""]
     for note in notes or []:
@@ -164,8 +164,8 @@ def feedback_markdown(title: str, rules_file: str, variation: str, methods: list
             mark = "passed" if item.ok else "FAILED"
             lines.append(f"- {mark}: {item.test.title} ({_points(item.score)} / {_points(item.max_score)})")
         for item in method.tests:
-            if not item.ok and level != "none":
+            if not item.ok and level != "none" and not not_run:
                 lines += ["", f"### FAILED {item.test.title}", "", rule_test_output(item, level, variation)]
-    if level == "first_failure" and any(not t.ok for m in methods for t in m.tests):
+    if level == "first_failure" and not not_run and any(not t.ok for m in methods for t in m.tests):
         lines += ["", "---", "", READING_GUIDE]
     return "\n".join(lines) + "\n"

@@ -34,12 +34,16 @@ from solitaire.protocol import LocalWorker
 from solitaire.replay import Summary, WorkerSource, replay
 from solitaire.variation import Variation
 
-from . import catalog
+from . import catalog, sanitize
 from . import rubric as rubrics
 from .feedback import feedback_markdown, rule_test_output
 from .scoring import MethodScore, maximum, results_json, score_tests, total
 
 SUITE_DIR = Path(__file__).resolve().parent / "suite"
+#: results.json's extra_data.status for a rules file that could not be loaded, by the error's type
+LOAD_STATUS = {"SyntaxError": "syntax-error", "IndentationError": "syntax-error", "TabError": "syntax-error",
+               "ImportError": "import-error", "ModuleNotFoundError": "import-error",
+               "UnknownVariation": "no-variation"}
 WORKER_KINDS = ("sandbox", "local")
 
 
@@ -185,23 +189,34 @@ def grade_submission(
     notes: list[str] = []
     counts: dict[str, Any] = {"cells": {}, "first_failures": {}}
     internal_error = ""
+    status = "ok"  # or missing-file, syntax-error, import-error, no-variation, load-error, internal-error
+    not_run = ""  # why no rule was tested at all (said once, at the top)
     if not rules.is_file() or rules.is_symlink():
-        notes.append(f"Your submission has no file {rules.name}: nothing could be graded.")
+        status = "missing-file"
+        not_run = f"Your submission has no file {rules.name}: nothing could be graded."
+        notes.append(not_run)
     else:
         with tempfile.TemporaryDirectory(prefix="solitaire-grade-") as temporary:
             work = Path(temporary)
             os.chmod(work, 0o700)
             found, output = run_suite(rules.resolve(), variation, worker, work, timeout,
                                       settings.trace_timeout, traces_dir)
+            load = (found or {}).get("sandbox", {}).get("load_failure")
             if found is None:
-                internal_error = output[-4000:]
+                status, internal_error = "internal-error", output[-4000:]
                 notes.append("The grader could not finish grading this submission; your instructor "
                              "has been told. The score below is not final.")
             elif found.get("sandbox", {}).get("failed"):
-                counts = found
+                counts, status = found, "internal-error"
                 internal_error = "the sandbox could not start the worker\n" + output[-4000:]
                 notes.append("The grader's sandbox could not run your code (not a problem of your code); "
                              "your instructor has been told. The score below is not final.")
+            elif load:
+                counts = found
+                status = LOAD_STATUS.get(str(load.get("error")), "load-error")
+                not_run = (f"Your rules file {rules.name} could not be used, so no rule was tested: "
+                           + sanitize.code(load.get("message", ""), 500))
+                notes.append(not_run)
             else:
                 counts = found
                 timeouts = [n for n, t in counts.get("traces", {}).items() if t.get("status") == "timeout"]
@@ -212,6 +227,8 @@ def grade_submission(
                         traces=_traces_in(traces_dir) if traces_dir is not None else None)
     methods = score_tests(rubric, counts["cells"], counts.get("first_failures"))
     outputs = {t.test.id: rule_test_output(t, settings.feedback, variation) for m in methods for t in m.tests}
+    if not_run:  # one reason, said once at the top, not repeated in every test
+        outputs = {test_id: "Not run: see the note at the top." for test_id in outputs}
     if counts.get("dead"):
         notes.append("These rule methods did not answer in time and were not asked again: "
                      + ", ".join(counts["dead"]) + ". Each lost its own points only.")
@@ -224,7 +241,7 @@ def grade_submission(
     if notes:
         summary += "\n\n" + "\n\n".join(notes)
     extra: dict[str, Any] = {
-        "variation": variation, "worker": worker,
+        "variation": variation, "worker": worker, "status": status,
         "sandbox_layer": counts.get("sandbox", {}).get("layer", "local" if worker == "local" else "-"),
         "methods": {m.method: [m.score, m.max_score] for m in methods},
         "tests_passed": sum(t.ok for m in methods for t in m.tests),
@@ -233,7 +250,8 @@ def grade_submission(
     if internal_error:
         extra["internal_error"] = True
     results = results_json(methods, outputs, summary, settings.visibility, time.monotonic() - started, extra)
-    feedback = feedback_markdown(entry.title, rules.name, variation, methods, settings.feedback, notes)
+    feedback = feedback_markdown(entry.title, rules.name, variation, methods, settings.feedback, notes,
+                                 not_run=bool(not_run))
     (out / "results.json").write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
     (out / "feedback.md").write_text(feedback, encoding="utf-8")
     if internal_error:

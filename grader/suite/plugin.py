@@ -283,6 +283,8 @@ def solitaire_worker(request: pytest.FixtureRequest) -> Any:
         except Exception as error:  # noqa: BLE001 - a broken file scores 0, with the reason
             broken = _Broken(f"your rules file could not be loaded: {type(error).__name__}: {error}",
                              type(error).__name__)
+            config._solitaire_load_failure = {  # type: ignore[attr-defined]
+                "error": type(error).__name__, "message": f"{type(error).__name__}: {error}"}
             yield lambda: broken
             return
         yield lambda: LocalWorker(type(variation)())
@@ -311,10 +313,18 @@ def _sandbox_facts(config: pytest.Config) -> dict[str, Any]:
     code: the grade must then not stand)."""
     warm = getattr(config, "_solitaire_warm", None)
     if warm is None:
-        return {"layer": "local"}
+        facts: dict[str, Any] = {"layer": "local"}
+        local = getattr(config, "_solitaire_load_failure", None)
+        if local:
+            facts["load_failure"] = local
+        return facts
     failure = warm.factory.load_failure
-    return {"layer": getattr(warm.factory, "layer", "?"),
-            "failed": bool(failure is not None and getattr(failure, "error", "") == "SandboxError")}
+    failed = bool(failure is not None and getattr(failure, "error", "") == "SandboxError")
+    facts = {"layer": getattr(warm.factory, "layer", "?"), "failed": failed}
+    if failure is not None and not failed:  # the rules file itself: the student's, said once
+        facts["load_failure"] = {"error": getattr(failure, "error", "") or type(failure).__name__,
+                                 "message": str(failure)}
+    return facts
 
 
 def write_results(path: Path, collector: Collector, config: pytest.Config) -> None:

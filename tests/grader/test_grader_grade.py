@@ -199,3 +199,27 @@ def test_points_are_split_in_hundredths_that_add_up():
     tests = [RuleTest("deal", r, "", [], 0.0) for r in ("A1", "A2", "play")]
     _share_points(tests, {"deal": 10})
     assert [t.points for t in tests] == [3.34, 3.33, 3.33] and round(sum(t.points for t in tests), 2) == 10
+
+
+@pytest.mark.parametrize(("text", "status"), [
+    ("from solitaire.variation import Variation\nclass X(Variation:\n    pass\n", "syntax-error"),
+    ("import no_such_module_here\n", "import-error"),
+    ("x = 1\n", "no-variation"),
+])
+def test_a_file_that_cannot_be_loaded_is_said_once_with_its_status(tmp_path, text, status):
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "scorpion.py").write_text(text, encoding="utf-8")
+    results = grade_submission(tmp_path / "sub", "scorpion", tmp_path / "out", worker="local")
+    assert results["score"] == 0 and results["extra_data"]["status"] == status
+    assert all(t["output"] == "Not run: see the note at the top." for t in results["tests"])
+    feedback = (tmp_path / "out" / "feedback.md").read_text(encoding="utf-8")
+    assert feedback.count("could not be used, so no rule was tested") == 1
+    assert "First failing check" not in feedback and "Not tested" not in feedback
+
+
+def test_a_missing_file_is_said_once_and_never_contradicted(tmp_path):
+    (tmp_path / "sub").mkdir()
+    results = grade_submission(tmp_path / "sub", "scorpion", tmp_path / "out", worker="local")
+    assert results["extra_data"]["status"] == "missing-file"
+    feedback = (tmp_path / "out" / "feedback.md").read_text(encoding="utf-8")
+    assert feedback.count("no file scorpion.py") == 1 and "Not tested" not in feedback
