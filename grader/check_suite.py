@@ -226,21 +226,7 @@ def write_reasons(report: Report) -> Path:
 # -- the parts -----------------------------------------------------------------------
 def stub_source(source: str) -> str:
     """The reference with each solution region replaced by ``raise NotImplementedError``."""
-    out = []
-    inside = False
-    for line in source.splitlines():
-        stripped = line.strip()
-        if stripped.startswith(mutants.BEGIN):
-            inside = True
-            indent = line[: len(line) - len(line.lstrip())]
-            out.append(f"{indent}raise NotImplementedError")
-            continue
-        if stripped.startswith(mutants.END):
-            inside = False
-            continue
-        if not inside:
-            out.append(line)
-    return "\n".join(out) + "\n"
+    return replace_regions(source, "raise NotImplementedError")
 
 
 def ruling_ids(source: str, variation: Variation) -> set[str]:
@@ -289,13 +275,19 @@ def constant_source(source: str, method: str, value: str) -> str:
 
 def replace_region(source: str, method: str, body: str) -> str:
     """The reference with ``method``'s solution region replaced by the lines of ``body``."""
+    return replace_regions(source, body, {method})
+
+
+def replace_regions(source: str, body: str, methods: set[str] | None = None) -> str:
+    """``source`` with the solution region of each of ``methods`` (every one: None) replaced by
+    the lines of ``body``, at the region's indentation."""
     out, inside, current = [], False, None
     for line in source.splitlines():
         stripped = line.strip()
         found = re.match(r"def (\w+)\(", stripped)
         if found:
             current = found.group(1)
-        if stripped.startswith(mutants.BEGIN) and current == method:
+        if stripped.startswith(mutants.BEGIN) and (methods is None or current in methods):
             inside = True
             indent = line[: len(line) - len(line.lstrip())]
             out.extend(indent + part for part in body.splitlines())
@@ -305,6 +297,14 @@ def replace_region(source: str, method: str, body: str) -> str:
             continue
         out.append(line)
     return "\n".join(out) + "\n"
+
+
+def loss_grader(name: str, traces: list[dict], rubric: Rubric) -> Callable[[Variation], dict[str, float]]:
+    """What grading a trusted candidate gives :func:`mutants.run`: per method, the share of
+    its points lost (in-process, the rubric's scoring, a fresh instance per trace)."""
+    def grade(candidate: Variation) -> dict[str, float]:
+        return lost_shares(grade_in_process(candidate, name, traces, rubric))
+    return grade
 
 
 def constant_scores(name: str, source: str, rubric: Rubric, traces: list[dict], jobs: int,
@@ -318,18 +318,15 @@ def constant_scores(name: str, source: str, rubric: Rubric, traces: list[dict], 
             items.append(mutants.Mutant(len(items), method, 0, "constant", method, value, code,
                                         frozenset({method})))
     points = catalog.points(name)
-
-    def grade(candidate: Variation) -> dict[str, float]:
-        scored = grade_in_process(candidate, name, traces, rubric)
-        return {m.method: m.score for m in scored}  # points earned, not lost
-
     best: dict[str, tuple[str, float]] = {m: ("-", 0.0) for m in methods}
-    # mutants.run reports what ``grade`` returns under ``lost``: here, the points earned
+    grade = loss_grader(name, traces, rubric)
     for outcome in mutants.run(name, grade, jobs=jobs, timeout=timeout, mutants=items):
         method, value = outcome.mutant.method, outcome.mutant.after
-        earned = outcome.lost.get(method, 0.0) if outcome.status == "killed" else 0.0
+        if outcome.status in ("timeout", "error"):
+            continue  # earned nothing
+        earned = round(float(points[method]) * (1 - outcome.lost.get(method, 0.0)), 2)
         if earned > best[method][1]:
-            best[method] = (value, round(min(earned, float(points[method])), 2))
+            best[method] = (value, earned)
     return best
 
 
@@ -384,9 +381,7 @@ def check_suite(
         reference_seconds = time.monotonic() - begun
         timeout = max(10.0, 25 * reference_seconds)
 
-        def grade(candidate: Variation) -> dict[str, float]:
-            return lost_shares(grade_in_process(candidate, name, traces, rubric))
-
+        grade = loss_grader(name, traces, rubric)
         items = assign_keys(mutants.generate(name, source))
         say(f"{name}: {len(items)} AST mutants, {jobs} at a time, {timeout:.0f} s each at most")
         report.outcomes = mutants.run(name, grade, jobs=jobs, timeout=timeout, mutants=items)

@@ -18,6 +18,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from solitaire.errors import InvalidNotation
+from solitaire.state import parse_state
+
 from . import sanitize
 from .rubric import PLAY
 from .scoring import MethodScore, TestScore, maximum, total
@@ -56,37 +59,26 @@ def table_view(state: str) -> str:
     return "\n".join(lines)
 
 
-def _piles(state: str) -> dict[str, list[str]]:
-    piles = {}
-    for line in state.splitlines():
-        name, sep, cards = line.partition(":")
-        if sep:
-            piles[name.strip()] = cards.split()
-    return piles
-
-
 def why(expected: Any, actual: Any) -> str:
     """A short reason for two different states, where one can be read off them ('' if none)."""
-    if not (isinstance(expected, str) and isinstance(actual, str)):
+    try:
+        want, got = parse_state(str(expected)), parse_state(str(actual))
+    except InvalidNotation:
         return ""
-    want, got = _piles(expected), _piles(actual)
     reasons = []
-    for pile, cards in want.items():
-        mine = got.get(pile)
-        if mine is None or mine == cards:
+    for name, pile in want.piles.items():
+        mine = got.piles.get(name)
+        if mine is None or mine == pile:
             continue
-        if len(cards) > 1 and mine == cards[::-1]:
-            reasons.append(f"the cards of {pile} are in reverse order")
-        elif [c.upper() for c in mine] == [c.upper() for c in cards]:
-            flipped = [c for c, m in zip(cards, mine, strict=True) if c != m]
-            turned = all(c.isupper() for c in flipped)
-            reasons.append(f"{pile}: a card should be face {'up' if turned else 'down'} "
-                           f"({', '.join(c.upper() for c in flipped)})")
-        elif sorted(c.upper() for c in mine) == sorted(c.upper() for c in cards):
-            reasons.append(f"{pile} holds the right cards in the wrong order")
-    expected_lines, actual_lines = expected.splitlines(), actual.splitlines()
-    if expected_lines[1:2] != actual_lines[1:2]:
-        wanted = expected_lines[1] if len(expected_lines) > 1 else ""
+        if mine.cards == pile.cards:
+            turned = mine.down > pile.down
+            reasons.append(f"{name}: a card should be face {'up' if turned else 'down'}")
+        elif len(pile.cards) > 1 and mine.cards == pile.cards[::-1]:
+            reasons.append(f"the cards of {name} are in reverse order")
+        elif sorted(map(str, mine.cards)) == sorted(map(str, pile.cards)):
+            reasons.append(f"{name} holds the right cards in the wrong order")
+    if (want.phase, want.counters) != (got.phase, got.counters):
+        wanted = " ".join([want.phase, *(f"{k}={v}" for k, v in sorted(want.counters.items()))])
         reasons.append(f"the phase or counters differ (expected `{wanted}`)")
     return "; ".join(reasons[:3])
 

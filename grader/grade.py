@@ -32,6 +32,7 @@ from typing import Any
 from solitaire.errors import UserError
 from solitaire.protocol import LocalWorker
 from solitaire.replay import Summary, WorkerSource, replay
+from solitaire.traces import load_dir
 from solitaire.variation import Variation
 
 from . import catalog, sanitize
@@ -224,7 +225,7 @@ def grade_submission(
                     notes.append(f"{len(timeouts)} hidden trace(s) ran out of time; the checks they "
                                  "could not make count as failed. Is some rule very slow?")
     rubric = rubric_for(variation, points=points,
-                        traces=_traces_in(traces_dir) if traces_dir is not None else None)
+                        traces=load_dir(traces_dir, schema=False) if traces_dir is not None else None)
     methods = score_tests(rubric, counts["cells"], counts.get("first_failures"))
     outputs = {t.test.id: rule_test_output(t, settings.feedback, variation) for m in methods for t in m.tests}
     if not_run:  # one reason, said once at the top, not repeated in every test
@@ -257,12 +258,6 @@ def grade_submission(
     if internal_error:
         (out / "grader-error.log").write_text(internal_error, encoding="utf-8")
     return results
-
-
-def _traces_in(directory: Path) -> list[dict[str, Any]]:
-    from solitaire.traces import load_dir
-
-    return load_dir(directory, schema=False)
 
 
 def submission_variation(submission: Path) -> str:

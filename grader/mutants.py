@@ -41,12 +41,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from solitaire.catalog import variation_class
+from solitaire.protocol import BOOL_METHODS
 from solitaire.variation import RULE_METHODS, Variation
 
 from .traces.facts import rule_methods_of  # noqa: F401 - re-exported for callers
 
 BEGIN, END = "### BEGIN SOLUTION", "### END SOLUTION"
-BOOL_METHODS = {"can_pick_up", "foundation_accepts", "tableau_accepts", "space_accepts", "is_won"}
 
 _COMPARE_SWAPS: dict[type, list[type]] = {
     ast.Eq: [ast.NotEq], ast.NotEq: [ast.Eq],

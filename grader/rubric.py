@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from solitaire.protocol import BOOL_METHODS
 from solitaire.replay import planned
 from solitaire.variation import RULE_METHODS
 
@@ -40,7 +41,6 @@ RULES_DOCS = ROOT / "docs" / "rules"
 STARTERS = ROOT / "starter"
 _RULING = re.compile(r"\b([A-Z]{1,2}[0-9]+)\b")  # S3, MA5, X4: a game's prefix and a number
 _BULLET = re.compile(r"^- \*\*([A-Z]{1,2}[0-9]+)\*\*\s+(.*)$")
-BOOL_METHODS = frozenset({"can_pick_up", "foundation_accepts", "tableau_accepts", "space_accepts", "is_won"})
 
 
 @dataclass

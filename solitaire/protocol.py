@@ -57,6 +57,7 @@ from .variation import RULE_METHODS, Variation
 
 ACCEPT_METHODS = ("foundation_accepts", "tableau_accepts", "space_accepts")
 PROBE_METHODS = ("can_pick_up", *ACCEPT_METHODS, "special_moves", "is_won")
+BOOL_METHODS = frozenset({"can_pick_up", *ACCEPT_METHODS, "is_won"})  # the methods answering True/False
 MAX_BATCH = 256  # most requests in one batch (Worker.batch splits longer lists)
 
 

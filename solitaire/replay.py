@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -107,16 +107,6 @@ def planned(trace: dict[str, Any]) -> Counter[str]:
         if "won" in step:
             counts["is_won"] += 1
     return counts
-
-
-def tally(checks: Iterable[Check]) -> dict[str, list[int]]:
-    """``{category: [passed, total]}`` over ``checks``."""
-    result: dict[str, list[int]] = {}
-    for check in checks:
-        entry = result.setdefault(check.category, [0, 0])
-        entry[0] += check.ok
-        entry[1] += 1
-    return result
 
 
 WorkerSource = Worker | Callable[[], Worker]

@@ -34,13 +34,13 @@ from solitaire import engine
 from solitaire.cards import parse_card
 from solitaire.moves import MOVE, Move, parse_move
 from solitaire.piles import EMPTY, FOUNDATION
+from solitaire.protocol import BOOL_METHODS
 from solitaire.rng import SplitMix64
 from solitaire.state import State, format_state, parse_state
 from solitaire.traces import state_text
 from solitaire.variation import RULE_METHODS, Variation
 
 MIN_BUGS = 15
-BOOL_METHODS = frozenset({"can_pick_up", "foundation_accepts", "tableau_accepts", "space_accepts", "is_won"})
 _RULING = re.compile(r"^- \*\*([A-Z]+[0-9]+)\*\*", re.M)
 
 Question = tuple[str, tuple[Any, ...]]  # (what is asked, its arguments)
