@@ -82,7 +82,7 @@ class GradebookWrites:
     variations: list[str]
     students: list[Student]
     records: list[tuple[Collected, Result]]
-    digest: str = ""
+    digest: str  # of everything above, as written (inputs_digest)
 
 
 def _slug(text: str) -> str:
@@ -187,15 +187,15 @@ class ClassGrader:
             result = store.get(Key(row.student, config.assignment, row.sha, self.version))
             if result is not None:
                 records.append((row, result))
-        writes = GradebookWrites(variations, list(roster.values()) + dropped, records)
-        writes.digest = inputs_digest({
+        students = list(roster.values()) + dropped
+        digest = inputs_digest({
             "url": config.gradebook_db_url(), "course": config.course_id, "assignment": config.assignment,
             "deadline": config.deadline.isoformat(),
             "variations": [[v, category_points(v, config.points)] for v in variations],
-            "students": [[s.id, s.name, s.email] for s in writes.students],
+            "students": [[s.id, s.name, s.email] for s in students],
             "records": [self.record_values(row, result) for row, result in records],
         })
-        return writes
+        return GradebookWrites(variations, students, records, digest)
 
     def run(
         self,
@@ -302,7 +302,7 @@ class ClassGrader:
         context = multiprocessing.get_context("spawn")
         workers = max(1, min(jobs, len(tasks)))
         progress.phase(STARTING.format(jobs=workers))
-        with ProcessPoolExecutor(max_workers=max(1, jobs), mp_context=context) as pool:
+        with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
             futures: dict[Future[GradeOutcome], GradeTask] = {pool.submit(grade_one, t): t for t in tasks}
             progress.phase(GRADING if attempt == 0 else f"{GRADING} (retry)", total=len(tasks))
             for future in as_completed(futures):

@@ -161,13 +161,6 @@ class WorkerCgroup:
         name = "memory.current" if self.version == 2 else "memory.usage_in_bytes"
         return int((self._memory_dir() / name).read_text())
 
-    def peak_bytes(self) -> int | None:
-        name = "memory.peak" if self.version == 2 else "memory.max_usage_in_bytes"
-        try:
-            return int((self._memory_dir() / name).read_text())
-        except (OSError, ValueError):
-            return None
-
     def processes(self) -> list[int]:
         pids: set[int] = set()
         for directory in self.directories:

@@ -24,7 +24,7 @@ log = logging.getLogger("grader.sandbox")
 
 def checked_isolation(limits: Limits) -> Isolation:
     """The layer workers get under ``limits``; raises :class:`WeakSandboxRefused` when it is weak
-    and ``limits.allow_weak`` is not set. Logs the layer in use (WARNING when weak)."""
+    and ``limits.allow_weak`` is not set."""
     isolation = choose_isolation(limits.isolation)
     if not isolation.strong and not limits.allow_weak:
         raise WeakSandboxRefused(isolation)

@@ -160,6 +160,9 @@ class Submission:
         except RulesFileProblem as problem:
             self.problem = problem
             data = b""
+        self._work_count = 0
+        self._file_count = 0
+        self.cgroups: list = []  # WorkerCgroup of each launch not yet removed
         self.root = Path(tempfile.mkdtemp(prefix="solitaire-sandbox-"))
         try:
             os.chmod(self.root, 0o711)
@@ -175,9 +178,6 @@ class Submission:
         except BaseException:
             self.remove()
             raise
-        self._work_count = 0
-        self._file_count = 0
-        self.cgroups: list = []  # WorkerCgroup of each launch not yet removed
 
     def new_private_file(self, stem: str) -> Path:
         """A new empty file only the grader can read, removed with the submission."""
@@ -216,6 +216,6 @@ class Submission:
             self.release_cgroups(wait_s=0.5 if len(joined) == 1 else 0.0)
 
     def remove(self) -> None:
-        if getattr(self, "cgroups", None):
+        if self.cgroups:
             self.release_cgroups(wait_s=2.0, everything=True)
         shutil.rmtree(self.root, ignore_errors=True)

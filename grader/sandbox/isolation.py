@@ -50,7 +50,7 @@ from pathlib import Path
 from solitaire.errors import UserError
 
 from .uids import is_root
-from .view import PACKAGE_DIRS, SANDBOX_PYTHON, base_interpreter, python_view, view_args
+from .view import PACKAGE_DIRS, SANDBOX_PYTHON, python_view, view_args
 
 log = logging.getLogger("grader.sandbox")
 
@@ -125,10 +125,6 @@ class WeakSandboxRefused(UserError):
             "namespaces: student code could read world-readable files and use the network); install "
             "bubblewrap or allow user namespaces, or accept the risk with --allow-weak-sandbox")
 
-
-def python_executable() -> str:
-    """The grader's base interpreter (not a venv's launcher): the sandbox runs it with -I -S."""
-    return base_interpreter()
 
 
 def bwrap_options(root: Path, tmp_bytes: int, as_root: bool, ipc_ready: bool) -> list[str]:

@@ -27,18 +27,18 @@ from .isolation import (
     bwrap_options,
     free_fds,
     ipc_sysctls,
-    python_executable,
     unshare_hidden,
     unshare_prefix,
 )
 from .limits import Limits
-from .view import python_view
+from .view import base_interpreter, python_view
 
 log = logging.getLogger("grader.sandbox")
 
 # $1 = bwrap's options file ("" for none), $2 = the descriptor to open it on, $3 = a marker file
 # deleted once the cgroup is joined ("" for none), then "key=value" sysctls under /proc/sys "--",
 # cgroup.procs files "--", the command.
+# exit status 96: the wrapper could not write a sysctl, join the cgroup or open the options
 LAUNCH_SCRIPT = """
 options=$1; fd=$2; joined=$3; shift 3
 while [ "$1" != "--" ]; do
@@ -51,7 +51,6 @@ if [ -n "$joined" ]; then rm -f "$joined"; fi
 if [ -n "$options" ]; then eval "exec $fd<\\"\\$options\\"" || exit 96; rm -f "$options"; fi
 exec "$@"
 """
-WRAPPER_FAILED_STATUS = 96  # the wrapper could not write a sysctl, join the cgroup or open the options
 EXTRA_TASKS = 4  # the layer's own processes besides the worker's (sh/bwrap, bwrap's init)
 
 
@@ -100,11 +99,11 @@ def launch_command(
             raise RuntimeError(f"the sandbox temp dir {submission.root} lies inside a hidden directory")
         prefix = unshare_prefix(submission.root, limits.tmp_bytes, hidden_dirs, isolation.as_root,
                                 limits.ipc_bytes, (request_fd, reply_fd))
-        python = python_executable()
+        python = base_interpreter()
     else:
         base, cwd = str(submission.root), str(work_dir)
         prefix = []
-        python = python_executable()
+        python = base_interpreter()
     config = {
         "request_fd": request_fd,
         "reply_fd": reply_fd,

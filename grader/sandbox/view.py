@@ -190,11 +190,9 @@ def _cached_view_args() -> tuple[tuple[str, ...], tuple[tuple[str, str], ...]]:
     return tuple(args), tuple(env.items())
 
 
-def view_args(view: PythonView | None = None) -> tuple[list[str], dict[str, str]]:
+def view_args() -> tuple[list[str], dict[str, str]]:
     """bwrap arguments mounting the interpreter's view, and the environment it needs inside
     (computed once per process for the grader's own interpreter)."""
-    if view is not None:
-        return _view_args(view)
     args, env = _cached_view_args()
     return list(args), dict(env)
 

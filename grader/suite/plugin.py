@@ -128,6 +128,25 @@ class _TraceWorker(Worker):
         """Nothing: the sandbox stays for the next trace."""
 
 
+def _launch_in_background(worker: Any, finished: threading.Event) -> threading.Event:
+    """Launch ``worker`` in a thread; the event is set once it has started (or failed to load:
+    the worker keeps that failure and raises it at its first request)."""
+    launched = threading.Event()
+
+    def launch() -> None:
+        try:
+            worker.launch()
+        except Exception:  # noqa: BLE001 - kept by the worker, raised at first use
+            pass
+        launched.set()
+        # The worker dies with the thread that started it (bwrap --die-with-parent uses
+        # PR_SET_PDEATHSIG, which follows the parent *thread*): stay alive until the end.
+        finished.wait()
+
+    threading.Thread(target=launch, name="sandbox-prelaunch", daemon=True).start()
+    return launched
+
+
 class ZygoteWorkers:
     """One sandboxed worker for the whole submission; each call gives a fresh child of it.
 
@@ -139,21 +158,9 @@ class ZygoteWorkers:
     def __init__(self, factory: Any) -> None:
         self.factory = factory
         self.finished = threading.Event()
-        self.remaining = 1  # (set by pytest_generate_tests; unused here)
         self.worker = factory()
-        self._launched = threading.Event()
+        self._launched = _launch_in_background(self.worker, self.finished)
         self._used = False
-
-        def launch() -> None:
-            try:
-                self.worker.launch()
-            except Exception:  # noqa: BLE001 - a load failure is kept by the worker and raised at first use
-                pass
-            self._launched.set()
-            # bwrap's --die-with-parent follows the parent *thread*: stay alive until the end.
-            self.finished.wait()
-
-        threading.Thread(target=launch, name="sandbox-prelaunch", daemon=True).start()
 
     def __call__(self) -> Worker:
         """The worker with a child that has served no trace yet."""
@@ -188,20 +195,7 @@ class WarmWorkers:
 
     def _launch(self) -> tuple[Worker, threading.Event]:
         worker = self.factory()
-        launched = threading.Event()
-
-        def launch() -> None:
-            try:
-                worker.launch()
-            except Exception:  # noqa: BLE001 - a load failure is kept by the worker and raised at first use
-                pass
-            launched.set()
-            # The worker dies with the thread that started it (bwrap --die-with-parent uses
-            # PR_SET_PDEATHSIG, which follows the parent *thread*): stay alive until the end.
-            self.finished.wait()
-
-        threading.Thread(target=launch, name="sandbox-prelaunch", daemon=True).start()
-        return worker, launched
+        return worker, _launch_in_background(worker, self.finished)
 
     def __call__(self) -> Worker:
         """A fresh worker (launched, or failed to load); the next one starts launching now."""
