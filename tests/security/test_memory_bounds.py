@@ -243,8 +243,10 @@ def test_an_attack_cannot_hold_more_than_the_cgroup_limit(attack, layer, tmp_pat
     held = _held(message)
     if held is not None:  # the attack finished: what it reports it holds fits in the limit
         assert held <= limit, message
-    else:  # the kernel's OOM killer stopped it, inside its cgroup only
-        assert "stopped in rule is_won" in message, message
+    else:  # the kernel's OOM killer stopped it inside its cgroup, or a limit refused it a fork
+        # or a mapping (EAGAIN; seen once for mmap under the zygote, whose extra process counts
+        # against the same pids and process limits)
+        assert "stopped in rule is_won" in message or "Resource temporarily unavailable" in message, message
     assert sampler.shmem_rise <= limit + SHMEM_NOISE
     assert 8 * MiB <= sampler.group_peak <= limit  # the attack was charged to the worker's cgroup
     assert shmem_after <= SHMEM_NOISE  # freed with the worker (the IPC namespace, the tmpfs)
