@@ -8,11 +8,12 @@ hold; :func:`check_move` runs the same two functions for one candidate.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import combinations
 
 from .cards import Card
 from .errors import IllegalMove, InvalidNotation
-from .moves import MOVE, Move
-from .piles import FOUNDATION
+from .moves import MOVE, REMOVE, Move
+from .piles import DISCARD, FOUNDATION_KINDS, STOCK, WASTE
 from .rng import SplitMix64
 from .state import OptionValue, State
 from .variation import Variation
@@ -69,7 +70,7 @@ def _target_ok(
     spec = variation.layout.by_name[target]
     if target == source or not spec.is_target:
         return False
-    return _accepts(variation, state, source, target, spec.kind == FOUNDATION, spec.capacity, cards)
+    return _accepts(variation, state, source, target, spec.kind in FOUNDATION_KINDS, spec.capacity, cards)
 
 
 def _accepts(
@@ -109,14 +110,86 @@ def card_moves(variation: Variation, state: State) -> list[Move]:
     return moves
 
 
+# -- removals (see "Removals" in solitaire.variation) ---------------------------
+def removal_order(variation: Variation) -> tuple[str, ...]:
+    """The order piles are named in a removal: the stock, the waste, then the layout's order."""
+    rank = {STOCK: 0, WASTE: 1}
+    names = variation.layout.names
+    return tuple(sorted(names, key=lambda name: (rank.get(variation.kind(name), 2), names.index(name))))
+
+
+def discard_pile(variation: Variation) -> str:
+    """The pile removals go to: the layout's (first) discard pile."""
+    piles = variation.piles(DISCARD)
+    if not piles:
+        raise ValueError(f"{variation.name} declares removals but has no discard pile")
+    return piles[0]
+
+
+def _removable(variation: Variation, state: State) -> list[str]:
+    """The piles, in removal order, whose top card is face up and may be picked up."""
+    return [name for name in removal_order(variation)
+            if state.piles[name].top_is_face_up and _pick_up_ok(variation, state, name, 1)]
+
+
+def removal_moves(variation: Variation, state: State) -> list[Move]:
+    """Every legal removal (``a+b``), piles in removal order; none unless the game removes."""
+    if variation.removes < 2:
+        return []
+    discard = discard_pile(variation)
+    capacity = variation.layout.by_name[discard].capacity
+    moves = []
+    available = _removable(variation, state)
+    for size in range(2, variation.removes + 1):
+        for piles in combinations(available, size):
+            move = Move(REMOVE, piles)
+            cards = tuple(state.piles[name].cards[-1] for name in piles)
+            if _accepts(variation, state, str(move), discard, True, capacity, cards):
+                moves.append(move)
+    return moves
+
+
+def _check_removal(variation: Variation, state: State, move: Move) -> str | None:
+    """None if the removal ``move`` is legal, else the reason it is not, in words."""
+    piles = move.args
+    if variation.removes < 2:
+        return f"{variation.name} has no removals (a+b)"
+    if len(piles) > variation.removes:
+        return f"a removal in {variation.name} names at most {variation.removes} piles"
+    for name in piles:
+        if name not in variation.layout:
+            return f"{variation.name} has no pile {name}"
+    if len(set(piles)) != len(piles):
+        return f"{move} names a pile twice"
+    order = removal_order(variation)
+    canonical = "+".join(sorted(piles, key=order.index))
+    if canonical != str(move):
+        return f"write this removal as {canonical} (piles in the order s, w, then the layout's)"
+    for name in piles:
+        if not state.piles[name].top_is_face_up:
+            return f"{name} has no face-up card"
+        if not _pick_up_ok(variation, state, name, 1):
+            return f"cannot pick up {state.piles[name].cards[-1]} from {name}"
+    discard = discard_pile(variation)
+    cards = tuple(state.piles[name].cards[-1] for name in piles)
+    capacity = variation.layout.by_name[discard].capacity
+    if not _accepts(variation, state, str(move), discard, True, capacity, cards):
+        return f"{discard} does not take {' '.join(str(c) for c in cards)} together"
+    return None
+
+
 def legal_moves(variation: Variation, state: State) -> list[Move]:
-    """Every legal move: card moves, then the variation's actions."""
-    return card_moves(variation, state) + list(variation.special_moves(state))
+    """Every legal move: card moves, removals, then the variation's actions."""
+    actions = list(variation.special_moves(state))
+    return card_moves(variation, state) + removal_moves(variation, state) + actions
 
 
 def is_action(variation: Variation, move: Move) -> bool:
     """Whether ``move`` is the variation's business (an action, or a card-shaped
-    move onto a pile that is not a target, such as ``s>w``) rather than a card move."""
+    move onto a pile that is not a target, such as ``s>w``) rather than a card move
+    or a removal, which the engine decides from the rule methods."""
+    if move.kind == REMOVE:
+        return False
     if move.kind != MOVE:
         return True
     spec = variation.layout.by_name.get(move.target)
@@ -125,6 +198,8 @@ def is_action(variation: Variation, move: Move) -> bool:
 
 def check_move(variation: Variation, state: State, move: Move) -> str | None:
     """None if ``move`` is legal in ``state``, else the reason it is not, in words."""
+    if move.kind == REMOVE:
+        return _check_removal(variation, state, move)
     source, target = move.args if move.kind == MOVE else ("", "")
     for name in (source, target) if move.kind == MOVE else ():
         if name not in variation.layout:
@@ -166,6 +241,10 @@ def move_cards(variation: Variation, state: State, move: Move) -> None:
     """The move itself, before effects: cards carried, or the action carried out."""
     if is_action(variation, move):
         variation.apply_special(state, move)
+    elif move.kind == REMOVE:
+        discard = discard_pile(variation)
+        for name in move.args:
+            state.put(discard, state.take(name))
     else:
         state.put(move.target, state.take(move.source, move.count))
 

@@ -21,6 +21,10 @@ TABLEAU, FOUNDATION, STOCK, WASTE, CELL, RESERVE, HAND, DISCARD = (
 )
 #: kinds that cards may be moved onto by an ordinary card move (``t3>f2``)
 TARGET_KINDS = frozenset({TABLEAU, FOUNDATION, CELL})
+#: kinds whose piles take cards by ``foundation_accepts``: a discard pile made a target
+#: (``single(DISCARD, target=True)``) is a foundation taking what its game removes alone
+#: (Pyramid's kings); removals ``a+b`` reach it whether or not it is a target
+FOUNDATION_KINDS = frozenset({FOUNDATION, DISCARD})
 PREFIX = {TABLEAU: "t", FOUNDATION: "f", STOCK: "s", WASTE: "w", CELL: "c",
           RESERVE: "r", HAND: "h", DISCARD: "d"}
 
@@ -135,9 +139,9 @@ class Layout:
         self.by_name = {spec.name: spec for spec in self.piles}
         if len(self.by_name) != len(self.piles):
             raise ValueError("pile names must be unique")
-        #: (name, is a foundation, capacity) of every pile that receives card moves
+        #: (name, takes cards by foundation_accepts, capacity) of every pile that receives card moves
         self.targets: tuple[tuple[str, bool, int | None], ...] = tuple(
-            (spec.name, spec.kind == FOUNDATION, spec.capacity) for spec in self.piles if spec.is_target
+            (spec.name, spec.kind in FOUNDATION_KINDS, spec.capacity) for spec in self.piles if spec.is_target
         )
         self._names_by_kind: dict[str, tuple[str, ...]] = {}
         for spec in self.piles:

@@ -48,7 +48,8 @@ from typing import Any
 
 from .ahead import Ahead, Item
 from .errors import InvalidNotation
-from .moves import MOVE, parse_move
+from .moves import MOVE, REMOVE, parse_move
+from .piles import DISCARD, FOUNDATION_KINDS
 from .protocol import ACCEPT_METHODS, Worker, WorkerError
 from .state import parse_state
 from .traces import state_text
@@ -432,29 +433,41 @@ class Replay:
         except InvalidNotation:
             return "special_moves", f"your code lists {text!r}, which is not a move"
         targets = self.trace["targets"]
-        if move.kind != MOVE or move.target not in targets:
+        if move.kind == REMOVE:
+            discard = next((p for p, kind in targets.items() if kind == DISCARD), None)
+            if discard is None:
+                return "special_moves", f"your code lists {text!r}, but this game has no removals"
+            pickups, target, source = [(p, 1) for p in move.args], discard, text
+        elif move.kind == MOVE and move.target in targets:
+            pickups, target, source = [(move.source, move.count)], move.target, move.source
+        else:
             return "special_moves", f"{text} should be {verdict} here ({yours}): check special_moves()"
-        source, target, count = move.source, move.target, move.count
-        known = step["pickups"].get(source, "")
-        expected_pick = count <= len(known) and known[count - 1] == "1"
-        subject = f"can_pick_up({source}, {count})"
-        try:
-            picked = self._io.call("can_pick_up", [source, count])
-        except WorkerError as error:
-            self._note_failure(error, "can_pick_up")
-            self._restore(before, error)
-            return "can_pick_up", self._error_message(error, subject)
-        if picked != expected_pick:
-            return "can_pick_up", (f"{text} should be {verdict} here ({yours}): {subject} should return "
-                                   f"{_yes(expected_pick)}, your code returned {_yes(picked)}")
+        asked = True  # whether the engine went on to ask the accept method
+        for pile, count in pickups:
+            known = step["pickups"].get(pile, "")
+            expected_pick = count <= len(known) and known[count - 1] == "1"
+            subject = f"can_pick_up({pile}, {count})"
+            try:
+                picked = self._io.call("can_pick_up", [pile, count])
+            except WorkerError as error:
+                self._note_failure(error, "can_pick_up")
+                self._restore(before, error)
+                return "can_pick_up", self._error_message(error, subject)
+            if picked != expected_pick:
+                return "can_pick_up", (f"{text} should be {verdict} here ({yours}): {subject} should "
+                                       f"return {_yes(expected_pick)}, your code returned {_yes(picked)}")
+            asked = asked and picked
         piles = parse_state(before).piles
-        if targets[target] == "foundation":
+        if targets[target] in FOUNDATION_KINDS:
             method = "foundation_accepts"
         else:
             method = "tableau_accepts" if piles.get(target) else "space_accepts"
-        cards = [str(c) for c in piles[source].cards[-count:]] if source in piles else []
+        if move.kind == REMOVE:
+            cards = [str(piles[p].cards[-1]) for p, _ in pickups if piles.get(p)]
+        else:
+            cards = [str(c) for c in piles[source].cards[-move.count:]] if source in piles else []
         call = describe_call(method, [target, cards, source])
-        if picked and cards:  # the engine asked the accept method, and got the wrong answer
+        if asked and cards:  # the engine asked the accept method, and got the wrong answer
             return method, f"{text} should be {verdict} here ({yours}): {call} should return {_yes(legal)}"
         return method, f"{text} should be {verdict} here ({yours}): check {call}"
 
@@ -552,6 +565,8 @@ def _blame_calls(texts: list[str], targets: dict[str, str]) -> list[dict[str, An
             continue
         if move.kind == MOVE and move.target in targets:
             calls.append({"op": "call", "method": "can_pick_up", "args": [move.source, move.count]})
+        elif move.kind == REMOVE:
+            calls.extend({"op": "call", "method": "can_pick_up", "args": [pile, 1]} for pile in move.args)
     return calls
 
 

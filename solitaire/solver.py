@@ -41,8 +41,8 @@ from itertools import count
 
 from .cards import Card
 from .engine import apply_unchecked, check_move, is_action, legal_moves
-from .moves import Move, card_move
-from .piles import FOUNDATION, STOCK, TABLEAU, Pile
+from .moves import REMOVE, Move, card_move
+from .piles import DISCARD, FOUNDATION, STOCK, TABLEAU, Pile
 from .state import State
 from .variation import Variation
 
@@ -103,6 +103,8 @@ def _target_foundations(variation: Variation) -> tuple[str, ...]:
 def _move_rank(variation: Variation, state: State, move: Move, foundations: tuple[str, ...]) -> int:
     if is_action(variation, move):
         return 4
+    if move.kind == REMOVE:
+        return 0  # cards out of play, as onto a foundation
     by_name = variation.layout.by_name
     if by_name[move.target].kind == FOUNDATION:
         return 0
@@ -173,7 +175,9 @@ class _Promise:
 
     def __init__(self, variation: Variation) -> None:
         self.variation = variation
-        self.foundations = variation.piles(FOUNDATION)
+        # a game's removals go to its discard pile: cards out of play, as on a foundation
+        removed = variation.piles(DISCARD) if variation.removes else ()
+        self.foundations = variation.piles(FOUNDATION) + removed
         self.targets = _target_foundations(variation)
         self.others = tuple(
             (name, variation.layout.by_name[name].kind == STOCK)

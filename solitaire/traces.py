@@ -280,8 +280,8 @@ def _check_probe(probe: dict[str, Any], at: str, where: str) -> None:
             raise fail(f"arguments must be [pile, count >= 1], got {args}")
     elif method in ACCEPT_METHODS:
         if not (len(args) == 3 and _is_pile(args[0]) and isinstance(args[1], list) and args[1]
-                and _is_pile(args[2])):
-            raise fail(f"arguments must be [pile, [cards], source pile], got {args}")
+                and isinstance(args[2], str) and all(_is_pile(p) for p in args[2].split("+"))):
+            raise fail(f"arguments must be [pile, [cards], source pile or removal a+b], got {args}")
         for card in args[1]:
             try:
                 if not isinstance(card, str) or str(parse_card(card)) != card:

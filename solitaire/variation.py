@@ -10,7 +10,7 @@ rule method             question it answers
 ======================  ===================================================
 ``deal``                how the shuffled cards are laid out at the start
 ``can_pick_up``         may the top ``count`` cards of a pile move as a unit?
-``foundation_accepts``  may these cards go onto this foundation?
+``foundation_accepts``  may these cards go onto this foundation (or discard pile)?
 ``tableau_accepts``     may these cards go onto this non-empty pile?
 ``space_accepts``       may these cards fill this empty (non-foundation) pile?
 ``special_moves``       which actions (deal, redeal, ``s>w`` ...) are legal now?
@@ -22,6 +22,18 @@ rule method             question it answers
 The engine guarantees what it can without knowing a game: only face-up cards
 are picked up, cards go only onto piles whose kind is a target (tableau,
 foundation, cell), never onto their own pile, never beyond a pile's capacity.
+
+**Removals.** A game that removes cards together (a pair in Pyramid) declares
+``removes``: the most piles one removal may name. The engine then lists the
+removal ``a+b`` of the top cards of piles ``a`` and ``b`` (named in the
+canonical order of :func:`solitaire.engine.removal_order`: the stock, the
+waste, then the layout's order) when each of those cards is face up and may
+be picked up (``can_pick_up(a, 1)``) and ``foundation_accepts(d, cards,
+"a+b")`` holds for the discard pile ``d``, the cards in the removal's order.
+The removal puts them on ``d``, the first-named pile's card first. Where a
+card may also go to ``d`` alone, the layout makes ``d`` a target
+(``single(DISCARD, target=True)``): ``t28>d`` is then an ordinary card move,
+asked of ``foundation_accepts`` like any foundation.
 """
 
 from __future__ import annotations
@@ -88,6 +100,9 @@ class Variation:
     #: solver hint, not a rule: kinds of pile whose piles may trade places without
     #: changing the game (say, foundations with no fixed suit); none by default
     interchangeable: ClassVar[tuple[str, ...]] = ()
+    #: the most piles whose top cards one removal (``t3+t5``) takes together to the
+    #: discard pile ``d`` (see the module docstring); 0: the game has no removals
+    removes: ClassVar[int] = 0
 
     # -- helpers for rule methods (not rules themselves) --------------------
     def piles(self, kind: str) -> tuple[str, ...]:
@@ -132,7 +147,9 @@ class Variation:
     def foundation_accepts(
         self, state: State, foundation: str, cards: tuple[Card, ...], source: str
     ) -> bool:
-        """Whether ``cards`` (from ``source``) may go onto ``foundation``."""
+        """Whether ``cards`` (from ``source``) may go onto ``foundation`` (a foundation or the
+        discard pile). For a removal, ``cards`` are the removed top cards in the removal's
+        order and ``source`` is the removal as written (``"s+t3"``)."""
         raise NotImplementedError
 
     def tableau_accepts(self, state: State, pile: str, cards: tuple[Card, ...], source: str) -> bool:

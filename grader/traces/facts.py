@@ -15,6 +15,10 @@ trace may carry:
   otherwise) for every pick-up the reference allows and the engine's own
   guards (target kind, capacity, not the source) let through: exactly the
   inputs the engine itself passes, so a correct implementation must agree.
+* in a game with removals (``a+b``, see :mod:`solitaire.variation`),
+  ``foundation_accepts(d, cards, "a+b")`` for every set of piles whose top
+  cards the reference lets be picked up; a ``can_pick_up(pile, 1)`` probe is
+  also decisive when a removal naming that pile would be accepted;
 * ``special_moves()`` and the legal-move set.
 
 The legal-move set derived here is checked against :func:`solitaire.engine.legal_moves`.
@@ -23,12 +27,13 @@ The legal-move set derived here is checked against :func:`solitaire.engine.legal
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import combinations
 from typing import Any
 
 from solitaire import engine
 from solitaire.cards import Card
-from solitaire.moves import card_move, parse_move
-from solitaire.piles import FOUNDATION
+from solitaire.moves import REMOVE, Move, card_move, parse_move
+from solitaire.piles import FOUNDATION_KINDS
 from solitaire.state import State
 from solitaire.variation import RULE_METHODS, Variation
 
@@ -54,7 +59,7 @@ class Probe:
 
 def accept_method(variation: Variation, state: State, target: str) -> str:
     """The rule method the engine asks whether ``target`` takes cards."""
-    if variation.kind(target) == FOUNDATION:
+    if variation.kind(target) in FOUNDATION_KINDS:
         return "foundation_accepts"
     return "tableau_accepts" if state.piles[target].cards else "space_accepts"
 
@@ -126,6 +131,7 @@ class Facts:
                     facts.accepts.extend(answers)
             if flags:
                 facts.pickups[source] = "".join(flags)
+        legal_card_moves += facts._removals(variation, state)
         facts.special = tuple(sorted(str(m) for m in variation.special_moves(state)))
         facts.legal = sorted(legal_card_moves + list(facts.special))
         check = sorted(str(m) for m in engine.legal_moves(variation, state))
@@ -133,11 +139,45 @@ class Facts:
             raise AssertionError(f"probe table disagrees with the engine: {facts.legal} != {check}")
         return facts
 
+    def _removals(self, variation: Variation, state: State) -> list[str]:
+        """Probe every removal of top cards the engine could list; the legal ones, as text."""
+        if variation.removes < 2:
+            return []
+        discard = engine.discard_pile(variation)
+        faced = [name for name in engine.removal_order(variation) if state.piles[name].top_is_face_up]
+        picked = {name for name in faced if self.pickups.get(name, "0")[0] == "1"}
+        decisive = {probe.args for probe in self.decisive_pickups}
+        legal = []
+        for size in range(2, variation.removes + 1):
+            for piles in combinations(faced, size):
+                text = str(Move(REMOVE, piles))
+                cards = tuple(state.piles[name].cards[-1] for name in piles)
+                args = (discard, tuple(str(c) for c in cards), text)
+                if set(piles) <= picked:
+                    value = variation.foundation_accepts(state, discard, cards, text)
+                    if type(value) is not bool:
+                        raise TypeError(f"reference foundation_accepts returned {value!r}")
+                    near = nearness(cards[0], cards[1])
+                    self.accepts.append(Probe("foundation_accepts", args, value, near))
+                    if value:
+                        legal.append(text)
+                else:
+                    value = _quiet(variation.foundation_accepts, state, discard, cards, text)
+                for name in piles if value else ():
+                    if (name, 1) not in decisive:
+                        decisive.add((name, 1))
+                        self.decisive_pickups.append(Probe("can_pick_up", (name, 1), name in picked))
+        return legal
+
     def component_probes(self, variation: Variation, state: State, move: str) -> list[Probe]:
-        """The probes that decide the card move ``move`` (none for an engine-decided one)."""
+        """The probes that decide the card move or removal ``move`` (none for an engine-decided one)."""
         parsed = parse_move(move)
         if engine.is_action(variation, parsed):
             return []
+        if parsed.kind == REMOVE:
+            wanted = {(name, 1) for name in parsed.args}
+            return [p for p in self.decisive_pickups if p.args in wanted] + [
+                p for p in self.accepts if p.method == "foundation_accepts" and p.args[2] == move]
         source, target, count = parsed.source, parsed.target, parsed.count
         found = []
         for probe in self.decisive_pickups:
