@@ -16,7 +16,9 @@ from typing import Any
 from solitaire.errors import UserError
 from solitaire.variation import RULE_METHODS
 
-CATALOG_FILE = Path(__file__).resolve().parents[1] / "assignments" / "catalog.toml"
+from . import project
+
+CATALOG_FILE = project.ROOT / "assignments" / "catalog.toml"
 VISIBILITIES = ("visible", "after_due_date", "after_published", "hidden")
 FEEDBACK_LEVELS = ("first_failure", "counts", "none")
 

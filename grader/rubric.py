@@ -35,8 +35,10 @@ from solitaire.protocol import BOOL_METHODS
 from solitaire.replay import planned
 from solitaire.variation import RULE_METHODS
 
+from . import project
+
 PLAY = "play"
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = project.ROOT
 RULES_DOCS = ROOT / "docs" / "rules"
 STARTERS = ROOT / "starter"
 _RULING = re.compile(r"\b([A-Z]{1,2}[0-9]+)\b")  # S3, MA5, X4: a game's prefix and a number

@@ -28,20 +28,21 @@ import json
 import zipfile
 from pathlib import Path
 
-import grader
-
+from .. import project
 from .assign import load_assignments, roster_by_id
 from .config import CourseConfig
 from .points import category_points, known_variations
 
-PROJECT_ROOT = Path(grader.__file__).resolve().parent.parent
+PROJECT_ROOT = project.ROOT
+#: where the packages themselves are (the checkout, or site-packages in a regular install)
+PACKAGES_ROOT = project.PACKAGE_DIR.parent
 #: the starters and rules pages are public: the rubric reads the rulings each method implements
 #: from the starter's docstrings and each ruling's sentence from its rules page
 BUNDLED = ("pyproject.toml", "README.md", "solitaire", "grader", "assignments/catalog.toml", "starter",
            "docs/rules")
 #: instructor tools that grading does not need; some quote reference code (mutants, survivors)
-NOT_BUNDLED = ("grader/starter", "grader/cli_starter.py", "grader/mutants.py", "grader/survivors",
-               "grader/check_suite.py")
+NOT_BUNDLED = ("grader/project", "grader/starter", "grader/cli_starter.py", "grader/mutants.py",
+               "grader/survivors", "grader/check_suite.py")
 SKIPPED_PARTS = ("__pycache__", ".pytest_cache", ".mypy_cache")
 EXECUTABLE = 0o755 << 16
 READABLE = 0o644 << 16
@@ -115,6 +116,13 @@ def course_json(config: CourseConfig, grader_name: str = "sandbox",
     }
 
 
+def _base(root: Path, entry: str) -> Path:
+    """Where ``entry`` lies: under ``root``, or (the packages, in a regular install) beside the grader."""
+    if not (root / entry).exists() and entry in ("solitaire", "grader"):
+        return PACKAGES_ROOT
+    return root
+
+
 def _files(root: Path, entry: str) -> list[Path]:
     path = root / entry
     if path.is_file():
@@ -147,8 +155,9 @@ def build(config: CourseConfig, dest: Path, grader_name: str = "sandbox", root: 
         course = course_json(config, grader_name, allow_weak)
         _add(archive, "course.json", json.dumps(course, indent=1).encode())
         for entry in BUNDLED:
-            for path in _files(root, entry):
-                name = path.relative_to(root).as_posix()
+            base = _base(root, entry)
+            for path in _files(base, entry):
+                name = path.relative_to(base).as_posix()
                 if not any(name == skip or name.startswith(skip + "/") for skip in NOT_BUNDLED):
                     _add(archive, name, path.read_bytes())
     return dest

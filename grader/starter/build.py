@@ -23,8 +23,10 @@ from typing import Any
 import reference
 from solitaire.variation import RULE_METHODS
 
+from .. import project
+
 REFERENCE_DIR = Path(reference.__file__).resolve().parent
-PROJECT_ROOT = REFERENCE_DIR.parent
+PROJECT_ROOT = project.ROOT
 STARTER_DIR = PROJECT_ROOT / "starter"
 MANIFEST_NAME = "MANIFEST.json"
 BEGIN_SOLUTION = "### BEGIN SOLUTION"

@@ -30,11 +30,12 @@ from solitaire.state import OptionValue, State, parse_state
 from solitaire.traces import dumps, validate
 from solitaire.variation import Variation
 
+from .. import project
 from .builder import LONG, PLAYOUT, SPARSE, Density, TraceBuilder, playout
 
 ROOT = Path(__file__).resolve().parents[2]
 HIDDEN_ROOT = Path(__file__).resolve().parent / "data"
-PUBLIC_ROOT = ROOT / "starter" / "traces"
+PUBLIC_ROOT = project.ROOT / "starter" / "traces"
 
 #: how many generic deal traces per option combination (hidden, public)
 HIDDEN_DEALS = 6

@@ -1,0 +1,90 @@
+"""The two wheels (scripts/build_wheels.py): the instructor's grades, the engine's leaks nothing.
+
+Both wheels are built once (pip, in isolated build environments) and each is
+installed, without its dependencies, into a fresh virtual environment; the
+third-party packages it needs come from this test run's own environment (a
+``.pth`` line), so the test needs no network beyond the build's setuptools and
+tests exactly the files the wheel carries. Commands run outside the checkout,
+so nothing is imported from it.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+import sys
+import sysconfig
+import venv
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+_spec = importlib.util.spec_from_file_location("build_wheels", ROOT / "scripts" / "build_wheels.py")
+assert _spec is not None and _spec.loader is not None
+build_wheels = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(build_wheels)
+
+
+@pytest.fixture(scope="module")
+def wheels(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    return build_wheels.build(tmp_path_factory.mktemp("wheels"))
+
+
+def _install(wheel: Path, home: Path) -> Path:
+    """A fresh venv in ``home`` holding ``wheel`` (no deps); returns its python."""
+    venv.create(home)
+    python = home / "bin" / "python"
+    where = "import sysconfig; print(sysconfig.get_paths()['purelib'])"
+    purelib = subprocess.run([python, "-c", where], check=True, capture_output=True, text=True).stdout.strip()
+    subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--no-index",
+                    "--target", purelib, str(wheel)], check=True)
+    (Path(purelib) / "zz_test_dependencies.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    return python
+
+
+def test_the_engine_wheel_holds_the_engine_only(wheels: tuple[Path, Path]) -> None:
+    _, engine = wheels
+    with zipfile.ZipFile(engine) as archive:
+        names = archive.namelist()
+        texts = [archive.read(n).decode("utf-8", "replace") for n in names if n.endswith(".py")]
+    tops = {name.split("/")[0] for name in names}
+    assert tops == {"solitaire", "solitaire_engine-0.1.0.dist-info"}, tops
+    assert not any("BEGIN SOLUTION" in text for text in texts)
+    assert not any(name.endswith(".json") for name in names)  # no trace of any kind
+    assert len(texts) >= 15
+
+
+def test_the_engine_wheel_plays_without_the_rest(wheels: tuple[Path, Path], tmp_path: Path) -> None:
+    python = _install(wheels[1], tmp_path / "venv")
+    shown = subprocess.run([python, "-m", "solitaire", "--help"], cwd=tmp_path, capture_output=True,
+                           text=True)
+    assert shown.returncode == 0 and "usage" in shown.stdout.lower()
+    where = subprocess.run([python, "-c", "import solitaire, importlib.util as u; "
+                            "print(solitaire.__file__, u.find_spec('grader'), u.find_spec('reference'))"],
+                           cwd=tmp_path, capture_output=True, text=True, check=True).stdout
+    assert str(tmp_path / "venv") in where and where.strip().endswith("None None")
+
+
+def test_a_regular_install_of_the_instructor_wheel_grades(wheels: tuple[Path, Path], tmp_path: Path) -> None:
+    python = _install(wheels[0], tmp_path / "venv")
+    submission = tmp_path / "submission"
+    submission.mkdir()
+    (submission / "scorpion.py").write_bytes((ROOT / "reference" / "scorpion.py").read_bytes())
+    out = tmp_path / "out"
+    graded = subprocess.run([python, "-m", "solitaire", "grade", str(submission), "--out", str(out),
+                             "--allow-weak-sandbox"], cwd=tmp_path, capture_output=True, text=True)
+    assert graded.returncode == 0, graded.stderr[-2000:]
+    results = json.loads((out / "results.json").read_text())
+    assert results["score"] == 100.0
+    assert results["extra_data"]["status"] == "ok"
+    installed = subprocess.run([python, "-c", "import grader.project as p; print(p.ROOT)"],
+                               cwd=tmp_path, capture_output=True, text=True, check=True).stdout.strip()
+    assert installed.startswith(str(tmp_path / "venv"))
+    assert (Path(installed) / "assignments" / "catalog.toml").is_file()
+
+
+if sys.platform != "linux":  # pragma: no cover - the course machines are Linux
+    pytestmark = pytest.mark.skip("the wheels are tested on Linux")
