@@ -24,7 +24,7 @@ from solitaire.errors import UserError
 from .assign import load_assignments, roster_by_id
 from .collect import ATTENTION, Collected, read_collected
 from .config import CourseConfig
-from .gradebook_state import is_current
+from .gradebook_state import course_gradebook, is_current
 from .points import category_points
 from .results import read_gradebook_state
 from .roster import write_csv
@@ -87,9 +87,7 @@ def grade_rows(config: CourseConfig) -> list[GradeRow]:
         collected = {}
     scores = recorded_scores(config)
     if scores is None:
-        from .gradebook import CourseGradebook  # nbgrader: seconds to import
-
-        with CourseGradebook(config) as gradebook:
+        with course_gradebook()(config) as gradebook:
             scores = gradebook.scores()
     rows = []
     for assignment in load_assignments(config):

@@ -52,7 +52,7 @@ from .assign import load_assignments, roster_by_id
 from .collect import Collected, read_collected
 from .config import CourseConfig
 from .grade_progress import GRADING, OPENING, REACHING, STARTING, WRITING, RunProgress
-from .gradebook_state import GradebookState, file_digest, inputs_digest, is_current
+from .gradebook_state import GradebookState, course_gradebook, file_digest, inputs_digest, is_current
 from .graders import get as get_grader
 from .points import category_points
 from .results import Key, Result, ResultStore
@@ -227,9 +227,7 @@ class ClassGrader:
             workers = self._connect_celery(broker, progress) if backend == "celery" and tasks else None
             store.forget_gradebook_state()  # the gradebook is about to change
             progress.phase(OPENING)
-            from .gradebook import CourseGradebook  # nbgrader is slow to import: only the parent needs it
-
-            with CourseGradebook(config) as gradebook:
+            with course_gradebook()(config) as gradebook:
                 gradebook.ensure_structure(writes.variations)
                 gradebook.ensure_students(writes.students)
                 self._grade(tasks, jobs, regrade, workers, store, gradebook, gradable, report, progress,

@@ -25,9 +25,29 @@ import hashlib
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from solitaire.errors import UserError
+
+if TYPE_CHECKING:
+    from .gradebook import CourseGradebook
 
 SQLITE = "sqlite:///"
+NEEDS_NBGRADER = ("the course gradebook is nbgrader's, and nbgrader is not installed: "
+                  "pip install 'solitaire-lab[gradebook]' (grading one submission, a Gradescope "
+                  "autograder and a Celery worker do not need it)")
+
+
+def course_gradebook() -> type[CourseGradebook]:
+    """The gradebook class, imported on first use (nbgrader takes seconds to import and is an
+    optional extra: only the process that writes or reads the gradebook needs it)."""
+    try:
+        from .gradebook import CourseGradebook
+    except ModuleNotFoundError as missing:
+        if (missing.name or "").split(".")[0] in ("nbgrader", "nbformat"):
+            raise UserError(NEEDS_NBGRADER) from None
+        raise
+    return CourseGradebook
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import reference
+from solitaire.errors import UserError
 from solitaire.variation import RULE_METHODS
 
 from .. import project
@@ -67,8 +68,14 @@ class BuildResult:
 
 def clear_solutions(source: str) -> str:
     """``source`` with every solution region replaced by nbgrader's code stub."""
-    import nbformat  # imported here: nbgrader is slow to import and only the build needs it
-    from nbgrader.preprocessors import ClearSolutions
+    try:  # imported here: nbgrader is slow to import, only the build needs it, and it is an extra
+        import nbformat
+        from nbgrader.preprocessors import ClearSolutions
+    except ModuleNotFoundError as missing:
+        if (missing.name or "").split(".")[0] not in ("nbgrader", "nbformat"):
+            raise
+        raise UserError("building starters uses nbgrader's ClearSolutions, and nbgrader is not "
+                        "installed: pip install 'solitaire-lab[gradebook]'") from None
 
     notebook = nbformat.v4.new_notebook()
     notebook.metadata["kernelspec"] = {"name": "python3", "language": "python", "display_name": "Python 3"}

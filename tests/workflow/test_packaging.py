@@ -68,6 +68,17 @@ def test_the_engine_wheel_plays_without_the_rest(wheels: tuple[Path, Path], tmp_
     assert str(tmp_path / "venv") in where and where.strip().endswith("None None")
 
 
+def test_the_instructor_wheel_keeps_nbgrader_and_celery_in_extras(wheels: tuple[Path, Path]) -> None:
+    with zipfile.ZipFile(wheels[0]) as archive:
+        metadata = archive.read("solitaire_lab-0.1.0.dist-info/METADATA").decode()
+    requires = [line.split(":", 1)[1].strip() for line in metadata.splitlines()
+                if line.startswith("Requires-Dist:")]
+    for heavy in ("nbgrader", "nbformat", "celery"):
+        entries = [r for r in requires if r.startswith(heavy)]
+        assert entries and all("extra ==" in r for r in entries), (heavy, entries)
+    assert "License-Expression: MIT" in metadata
+
+
 def test_a_regular_install_of_the_instructor_wheel_grades(wheels: tuple[Path, Path], tmp_path: Path) -> None:
     python = _install(wheels[0], tmp_path / "venv")
     submission = tmp_path / "submission"
