@@ -82,25 +82,88 @@ def test_run_autograder_grades_the_submitters_variation(autograder):
     assert f"Variation: {variation} (assigned to ada)" in results["output"]
 
 
-def test_without_metadata_the_rules_file_decides_and_nothing_to_grade_still_gives_results(autograder):
-    _, root, env = autograder
-    simulate.copy_reference("scorpion")(root / "submission")
-    results = run_autograder(root, dict(env, SOLITAIRE_GRADER="static"))
-    assert "Variation: scorpion (the submission's rules file scorpion.py)" in results["output"]
-    (root / "submission" / "scorpion.py").unlink()
-    empty = run_autograder(root, dict(env, SOLITAIRE_GRADER="static"))
-    assert empty["score"] == 0 and "no rules file found" in empty["output"]
+def run_autograder_logged(root: Path, env: dict) -> tuple[dict, str]:
+    """(results.json, the instructor's log: run_autograder's standard output)."""
+    done = subprocess.run(["bash", str(root / "source" / "run_autograder")], env=env,
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    results = json.loads((root / "results" / "results.json").read_text())
+    check_results_json(results)
+    return results, done.stdout
+
+
+def submitted_by(root: Path, email: str | None) -> None:
+    users = [{"email": email, "name": "Someone"}] if email else []
+    (root / "submission_metadata.json").write_text(json.dumps({"users": users}))
+
+
+def test_the_variation_comes_from_the_roster_never_from_the_uploaded_file(autograder):
+    course, root, env = autograder
+    easiest = next(v for v in ("bismarck", "scorpion") if v != variation_of(course, "ada"))
+    simulate.copy_reference(easiest)(root / "submission")  # a file of another variation
+    submitted_by(root, "stranger@elsewhere.example")
+    results, log = run_autograder_logged(root, dict(env, SOLITAIRE_GRADER="static"))
+    assert results["score"] == 0 and results["extra_data"]["status"] == "not-on-roster"
+    assert ("stranger@elsewhere.example is not on this course's roster, so nothing was graded"
+            in results["output"])
+    assert results["tests"][0]["visibility"] == "visible" and "roster" in results["tests"][0]["output"]
+    assert "not graded" in log
+    submitted_by(root, None)  # no metadata: nobody to look up, nothing graded
+    results, _ = run_autograder_logged(root, dict(env, SOLITAIRE_GRADER="static"))
+    assert results["extra_data"]["status"] == "not-on-roster" and "did not say who" in results["output"]
+    submitted_by(root, "ada@students.example")  # ada's own variation is graded: her file is missing
+    results, _ = run_autograder_logged(root, dict(env, SOLITAIRE_GRADER="static"))
+    assert f"Variation: {variation_of(course, 'ada')} (assigned to ada)" in results["output"]
+    assert results["score"] == 0
+
+
+@pytest.mark.parametrize("shape", ["folder", "zip"])
+def test_a_repo_uploaded_in_a_folder_or_a_zip_is_found(autograder, shape):
+    course, root, env = autograder
+    variation = variation_of(course, "ada")
+    repo = root / "upload" / "my-solitaire-repo"
+    repo.mkdir(parents=True)
+    simulate.copy_reference(variation)(repo)
+    (repo / ".git").mkdir()
+    if shape == "folder":
+        repo.rename(root / "submission" / "my-solitaire-repo")
+    else:
+        with zipfile.ZipFile(root / "submission" / "repo.zip", "w") as archive:
+            for path in repo.rglob("*"):
+                if path.is_file():
+                    archive.write(path, path.relative_to(repo.parent).as_posix())
+            archive.writestr("../escape.py", "print('never written')\n")  # a path leaving the folder
+    submitted_by(root, "ada@students.example")
+    results, log = run_autograder_logged(root, dict(env, SOLITAIRE_GRADER="static"))
+    assert results["score"] == sum(category_points(variation).values())
+    assert "found in " in results["output"] and "my-solitaire-repo" in results["output"]
+    assert not (root / "escape.py").exists() and not (root / "submission" / "escape.py").exists()
+    assert "rule method" in log and "total" in log  # the instructor's per-rule table
+
+
+def test_a_grader_failure_is_said_to_the_student_never_a_silent_zero(autograder):
+    course, root, env = autograder
+    simulate.copy_reference(variation_of(course, "ada"))(root / "submission")
+    submitted_by(root, "ada@students.example")
+    results, log = run_autograder_logged(root, dict(env, SOLITAIRE_GRADER="no-such-grader"))
+    assert results["extra_data"]["status"] == "autograder-failed"
+    assert "The autograder failed on your submission; your instructor has been told" in results["output"]
+    assert results["tests"][0]["name"] == "Autograder failure"
+    assert results["tests"][0]["visibility"] == "visible"
+    assert "AUTOGRADER FAILURE" in log and "Traceback" in log
 
 
 def test_run_autograder_with_the_real_sandboxed_grader(autograder):
     """The bundle holds everything grading needs: hidden suite, traces, sandbox, engine, catalog."""
-    _, root, env = autograder
-    simulate.copy_reference("scorpion")(root / "submission")
+    course, root, env = autograder
+    variation = variation_of(course, "ada")
+    simulate.copy_reference(variation)(root / "submission")
     (root / "submission" / "results.json").write_text('{"score": 1000}')  # a forged file changes nothing
+    submitted_by(root, "ada@students.example")
     results = run_autograder(root, env)
-    assert results["score"] == sum(category_points("scorpion").values())
+    assert results["score"] == sum(category_points(variation).values())
     assert results["extra_data"]["worker"] == "sandbox"
-    assert {test["tags"][0] for test in results["tests"]} == set(category_points("scorpion"))
+    assert {test["tags"][0] for test in results["tests"]} == set(category_points(variation))
 
 
 def test_the_weak_sandbox_is_allowed_only_when_the_instructor_says_so(make_course, tmp_path, monkeypatch):
@@ -116,10 +179,11 @@ def test_the_weak_sandbox_is_allowed_only_when_the_instructor_says_so(make_cours
 
     (tmp_path / "course.json").write_text(json.dumps(data))
     (tmp_path / "submission").mkdir()
-    (tmp_path / "submission" / "scorpion.py").write_text("x = 1\n")
+    (tmp_path / "submission" / f"{variation_of(course, 'ada')}.py").write_text("x = 1\n")
+    (tmp_path / "metadata.json").write_text(json.dumps({"users": [{"email": "ada@students.example"}]}))
     monkeypatch.setenv("SOLITAIRE_COURSE_JSON", str(tmp_path / "course.json"))
     monkeypatch.setenv("SOLITAIRE_SUBMISSION_DIR", str(tmp_path / "submission"))
-    monkeypatch.setenv("SOLITAIRE_SUBMISSION_METADATA", str(tmp_path / "none.json"))
+    monkeypatch.setenv("SOLITAIRE_SUBMISSION_METADATA", str(tmp_path / "metadata.json"))
     monkeypatch.setenv("SOLITAIRE_GRADER", "static")
     monkeypatch.delenv("SOLITAIRE_SANDBOX_ALLOW_WEAK", raising=False)
     gradescope_run.run()
