@@ -83,8 +83,13 @@ def register(subparsers: Any) -> None:
               "Fetch every student repo, record when each commit was first seen (ledger.json),\n"
               "pick the last push received before the deadline or per the late policy, and\n"
               "write collected.csv with the SHA, receive time, lateness and penalty, or the\n"
-              "reason there is nothing to grade.",
-              ["solitaire course collect"])
+              "reason there is nothing to grade. Receive times come from the host ([remote] host:\n"
+              "local reflogs, a server's push log, GitHub's activity API) and from each\n"
+              "repository's own fetch time.",
+              ["solitaire course collect", "solitaire course collect --dry-run"])
+    p.add_argument("--dry-run", action="store_true",
+                   help="print the fetches and host requests (GitHub API calls) a collect would make; "
+                        "change nothing")
     p.set_defaults(func=run_collect)
 
     p = _step(steps, "grade", "grade every collected submission, in parallel",
@@ -232,8 +237,11 @@ def run_collect(args: argparse.Namespace) -> int:
     from grader.course import collect, publish
 
     course = _load(args)
+    if args.dry_run:
+        collect.dry_run(course, print)
+        return 0
     now = publish.utc_now()
-    rows = collect.collect(course, clock=lambda: now)
+    rows = collect.collect(course, clock=publish.utc_now)  # each repository stamped at its own fetch
     attention = False
     for row in rows:
         line = f"{row.student}: {row.status}" + (f" {row.sha[:10]}" if row.sha else "") + f" ({row.reason})"

@@ -6,12 +6,15 @@ A commit's date is whatever the student's clock (or ``GIT_COMMITTER_DATE``)
 said. The graded commit is chosen from *ref updates* with times the grader
 trusts:
 
-* the ledger (:mod:`grader.course.ledger`): the time of the collect that first
-  saw each value of the student's main branch; it works with any remote, and
-  is exact when ``course collect`` runs at the deadline (e.g. from cron);
-* for a local bare repo (the default remote), and while ``trust_reflog`` is
-  on, the remote's reflog: ``course publish`` turns on ``core.logAllRefUpdates``,
-  so git records when each push arrived, also between two collects.
+* the ledger (:mod:`grader.course.ledger`): the time at which a collect's own
+  fetch of that repository first saw each value of the student's main branch
+  (taken when the fetch completed, per repository, never the run's start); it
+  works with any remote, and is exact when ``course collect`` runs at the
+  deadline (e.g. from cron);
+* the host's receive times (:mod:`grader.course.hosts`): a local bare repo's
+  reflog (``course publish`` turns on ``core.logAllRefUpdates``), a
+  self-hosted server's post-receive log, or GitHub's repository activity:
+  when each push arrived, also between two collects.
 
 The two logs are merged by time; the branch's value at a moment is the value
 of the last update at or before it. The graded commit is the branch's value
@@ -31,7 +34,6 @@ from __future__ import annotations
 
 import datetime as dt
 import io
-import re
 import tarfile
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -44,6 +46,7 @@ from solitaire.errors import UserError
 from .assign import load_assignments
 from .config import CourseConfig
 from .gitutil import git_error, init_bare
+from .hosts import Event, GitHubActivity, Host, HostError, from_config
 from .late import Lateness
 from .ledger import Ledger, iso
 from .publish import read_published, utc_now
@@ -59,10 +62,7 @@ GRADABLE = ("ok", "late")
 #: needs nobody. Exit status 1 of the course commands means "done, with students needing
 #: attention" (see NEEDS_ATTENTION in export.py and docs/instructor-guide.md).
 ATTENTION = ("missing", "unreachable")
-REFLOG_LINE = re.compile(r"^([0-9a-f]{40}) ([0-9a-f]{40}) .*> (\d+) ([+-]\d{4})(?:\t(.*))?$")
-NULL_SHA = "0" * 40
 Clock = Callable[[], dt.datetime]
-Event = tuple[dt.datetime, str | None]
 
 
 @dataclass(frozen=True)
@@ -103,21 +103,6 @@ def read_collected(config: CourseConfig) -> list[Collected]:
     ]
 
 
-def read_reflog(bare_repo: Path, branch: str) -> list[Event]:
-    """(receive time, new SHA or None when deleted) of each update of ``branch`` in a bare repo's reflog."""
-    path = bare_repo / "logs" / "refs" / "heads" / branch
-    if not path.is_file():
-        return []
-    events: list[Event] = []
-    for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
-        match = REFLOG_LINE.match(line)
-        if not match:
-            continue
-        new, seconds = match.group(2), int(match.group(3))
-        events.append((dt.datetime.fromtimestamp(seconds, dt.UTC), None if new == NULL_SHA else new))
-    return events
-
-
 def value_at(events: Iterable[Event], limit: dt.datetime) -> tuple[str | None, dt.datetime | None]:
     """The branch's value at ``limit`` and since when it held it (merged, time-ordered events)."""
     current: str | None = None
@@ -145,9 +130,10 @@ def extract(mirror: git.Repo, sha: str, dest: Path) -> None:
 class Collector:
     """Collects the class; one instance per run (it holds the ledger and the clock)."""
 
-    def __init__(self, config: CourseConfig, clock: Clock = utc_now) -> None:
+    def __init__(self, config: CourseConfig, clock: Clock = utc_now, host: Host | None = None) -> None:
         self.config = config
         self.clock = clock
+        self.host = host or from_config(config)
         self.ledger = Ledger.load(config.ledger_path)
         self.published = read_published(config.published_path)
         self.mirrors = config.work_dir / "mirrors"
@@ -159,7 +145,7 @@ class Collector:
         mirror.git.fetch(url, "+refs/heads/*:refs/heads/*", "--prune", "--no-tags", "--update-head-ok")
         return mirror
 
-    def collect_one(self, student: str, variation: str, now: dt.datetime) -> Collected:
+    def collect_one(self, student: str, variation: str) -> Collected:
         config = self.config
         url = config.remote_url(student)
         local = config.local_remote(student)
@@ -171,14 +157,13 @@ class Collector:
         except git.GitCommandError as error:
             return Collected(student, variation, "unreachable",
                              reason=f"cannot fetch {url}: {git_error(error)}")
+        now = self._now()  # when this repository's fetch completed: what it saw was there by then
         try:
-            return self.choose(student, variation, mirror, local, now)
+            return self.choose(student, variation, mirror, now)
         finally:
             mirror.close()
 
-    def choose(
-        self, student: str, variation: str, mirror: git.Repo, local: Path | None, now: dt.datetime
-    ) -> Collected:
+    def choose(self, student: str, variation: str, mirror: git.Repo, now: dt.datetime) -> Collected:
         config = self.config
         branch = config.branch
         heads = {head.name: head.commit.hexsha for head in mirror.heads}
@@ -193,9 +178,7 @@ class Collector:
             return Collected(student, variation, "wrong-branch",
                              reason=f"no branch {branch!r} (found: {', '.join(others)}); "
                                     f"only {branch} is graded")
-        events = entry.tip_events()
-        if local is not None and config.trust_reflog:
-            events += read_reflog(local, branch)
+        events: list[Event] = entry.tip_events() + self.host.receive_events(student)
         cutoff = config.late.cutoff(config.deadline)
         sha, since = value_at(events, cutoff)
         after = [when for when, value in events if when > cutoff and value != sha]
@@ -222,16 +205,19 @@ class Collector:
         return Collected(student, variation, status, sha, iso(since), lateness.seconds_late,
                          lateness.days_late, lateness.penalty_percent, str(dest), reason)
 
-    def run(self, progress: Callable[[Collected], None] | None = None) -> list[Collected]:
+    def _now(self) -> dt.datetime:
         now = self.clock()
         if now.tzinfo is None:
             raise ValueError("the collect clock must give aware datetimes")
-        self.ledger.collects.append(iso(now))
+        return now
+
+    def run(self, progress: Callable[[Collected], None] | None = None) -> list[Collected]:
+        self.ledger.collects.append(iso(self._now()))
         rows: list[Collected] = []
         for assignment in load_assignments(self.config):
             try:
-                row = self.collect_one(assignment.student, assignment.variation, now)
-            except (git.GitError, OSError, tarfile.TarError) as error:
+                row = self.collect_one(assignment.student, assignment.variation)
+            except (git.GitError, OSError, tarfile.TarError, HostError) as error:
                 row = Collected(assignment.student, assignment.variation, "unreachable",
                                 reason=f"cannot collect: {error}")
             rows.append(row)
@@ -240,6 +226,15 @@ class Collector:
                 progress(row)
         write_csv(self.config.collected_path, COLLECTED_COLUMNS, [row.row() for row in rows])
         return rows
+
+
+def dry_run(config: CourseConfig, say: Callable[[str], None]) -> None:
+    """Say what a collect would fetch and ask the host, without doing any of it."""
+    host = from_config(config, GitHubActivity(None, dry_run=say))
+    say(f"receive times from the host: {host.kind}")
+    for assignment in load_assignments(config):
+        say(f"git fetch {config.remote_url(assignment.student)} +refs/heads/*")
+        host.receive_events(assignment.student)
 
 
 def provisional(config: CourseConfig, now: dt.datetime) -> str | None:

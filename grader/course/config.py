@@ -26,6 +26,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from solitaire.errors import UserError
 
+from .hosts import HOSTS
 from .late import LatePolicy
 from .points import approved_variations, known_variations
 
@@ -38,7 +39,7 @@ _SECTIONS: dict[str, set[str]] = {
     "course": {"id", "assignment", "seed", "variations", "roster", "approvals"},
     "deadline": {"due", "timezone"},
     "late": {"grace_minutes", "penalty_per_day", "cutoff_days"},
-    "remote": {"url", "trust_reflog", "branch"},
+    "remote": {"url", "trust_reflog", "branch", "host", "server_path"},
     "gradebook": {"url"},
     "grading": {"jobs", "timeout", "broker"},
     "points": set(),  # [points.<variation>] tables, checked separately
@@ -59,6 +60,9 @@ class CourseConfig:
     remote_template: str = DEFAULT_REMOTE
     trust_reflog: bool = True
     branch: str = "main"
+    #: who vouches for receive times (grader.course.hosts): local, server, github or none
+    host: str = "local"
+    server_path_template: str = ""  # host = "server": the bare repos on this machine
     gradebook_url: str = DEFAULT_GRADEBOOK
     jobs: int = 2
     timeout: float = 600.0
@@ -122,6 +126,14 @@ class CourseConfig:
         if local is not None and not local.is_absolute():
             return str(self.directory / local)
         return url
+
+    def server_repo(self, student: str) -> Path | None:
+        """``student``'s bare repo on the self-hosted server (``[remote] server_path``), if set."""
+        if not self.server_path_template:
+            return None
+        path = Path(self.server_path_template.format(
+            student=student, course=self.course_id, assignment=self.assignment)).expanduser()
+        return path if path.is_absolute() else self.directory / path
 
     def local_remote(self, student: str) -> Path | None:
         """The path of ``student``'s remote when it is a local bare repo, else None."""
@@ -261,6 +273,15 @@ def from_dict(data: dict[str, Any], directory: Path, where: str = CONFIG_NAME) -
         raise UserError(f"{where}: [remote] url {template!r} has an unknown placeholder ({error}); "
                         "known: {student}, {course}, {assignment}") from None
 
+    default_host = "local" if _local_path(template) is not None else "none"
+    host = _typed(remote, "host", str, default_host, where)
+    if host not in HOSTS:
+        raise UserError(f"{where}: [remote] host must be one of {', '.join(HOSTS)}, not {host!r}")
+    server_path = _typed(remote, "server_path", str, "", where)
+    if host == "server" and "{student}" not in server_path:
+        raise UserError(f"{where}: [remote] host = \"server\" needs server_path, the path of each "
+                        "student's bare repo on this machine, with {student} (e.g. /srv/git/{student}.git)")
+
     grading = data.get("grading", {})
     jobs = _typed(grading, "jobs", int, 2, where)
     if jobs < 1:
@@ -277,6 +298,8 @@ def from_dict(data: dict[str, Any], directory: Path, where: str = CONFIG_NAME) -
         remote_template=template,
         trust_reflog=_typed(remote, "trust_reflog", bool, True, where),
         branch=_typed(remote, "branch", str, "main", where),
+        host=host,
+        server_path_template=server_path,
         gradebook_url=_typed(data.get("gradebook", {}), "url", str, DEFAULT_GRADEBOOK, where),
         jobs=jobs,
         timeout=float(_typed(grading, "timeout", (int, float), 600, where)),
@@ -345,10 +368,17 @@ cutoff_days = 3
 # `course publish`); any git URL works, e.g. "git@github.com:my-org/{{course}}-{{student}}.git".
 url = "{remote}"
 branch = "main"
-# Receive times: the grader records when it first saw each commit (ledger.json,
-# updated on every `course collect`). With local bare repos it also reads the
-# remote's reflog (git records when each push arrived). Set false when students
-# can write the bare repos' files directly (the reflog would then be theirs to edit).
+# Receive times: the grader records when its own fetch first saw each commit
+# (ledger.json, per repository, on every `course collect`); a host that vouches
+# for push times is read too. host = "local": local bare repos, their reflog (git
+# records when each push arrived); "server": a self-hosted git server whose bare
+# repos this machine reads at server_path (`course publish` installs a hook that
+# logs each push's time), e.g. server_path = "/srv/git/{{student}}.git";
+# "github": GitHub's repository activity API (token in $GITHUB_TOKEN); "none".
+# Default: "local" for a local url, else "none".
+# host = "local"
+# Set false when students can write the bare repos' files directly (the reflog
+# would then be theirs to edit).
 trust_reflog = true
 
 [gradebook]

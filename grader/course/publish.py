@@ -19,6 +19,9 @@ from pathlib import Path
 
 import git
 
+from solitaire.errors import UserError
+
+from . import hosts
 from .assign import load_assignments
 from .config import CourseConfig
 from .gitutil import commit_all, git_error, init_bare, push, remote_branches
@@ -87,6 +90,14 @@ def publish_one(
     return sha
 
 
+def _prepare_host(host: hosts.Host, student: str, report: PublishReport) -> None:
+    """Set up the host's receive-time log for ``student`` (a self-hosted server's hook)."""
+    try:
+        host.prepare(student)
+    except (UserError, OSError) as error:
+        report.failed.append((student, f"the host's receive-time log is not set up: {error}"))
+
+
 def publish(
     config: CourseConfig,
     clock: Clock = utc_now,
@@ -96,6 +107,7 @@ def publish(
     """Publish every assigned student not yet published; see the module docstring."""
     report = PublishReport()
     records = read_published(config.published_path)
+    host = hosts.from_config(config)
     for assignment in load_assignments(config):
         student, variation = assignment.student, assignment.variation
         url = config.remote_url(student)
@@ -105,6 +117,7 @@ def publish(
                 init_bare(local, config.branch).close()
             if config.branch in remote_branches(url):
                 report.skipped.append(student)
+                _prepare_host(host, student, report)  # installed by a later publish too
                 continue
             when = clock()
             sha = publish_one(student, variation, url, config.branch, when, writer)
@@ -114,6 +127,7 @@ def publish(
         except (StarterError, OSError) as error:
             report.failed.append((student, str(error)))
             continue
+        _prepare_host(host, student, report)
         record = Published(student, variation, url, sha, when.isoformat())
         records[student] = record
         report.published.append(record)
