@@ -49,6 +49,7 @@ from .gitutil import git_error, init_bare
 from .hosts import Event, GitHubActivity, Host, HostError, from_config
 from .late import Lateness
 from .ledger import Ledger, iso
+from .lock import course_lock
 from .publish import read_published, utc_now
 from .roster import read_rows, write_csv
 
@@ -263,4 +264,5 @@ def collect(
     config: CourseConfig, clock: Clock = utc_now, progress: Callable[[Collected], None] | None = None
 ) -> list[Collected]:
     """Collect every assigned student (see the module docstring); writes ``collected.csv``."""
-    return Collector(config, clock).run(progress)
+    with course_lock(config.work_dir, "collect"):
+        return Collector(config, clock).run(progress)

@@ -54,6 +54,7 @@ from .config import CourseConfig
 from .grade_progress import GRADING, OPENING, REACHING, STARTING, WRITING, RunProgress
 from .gradebook_state import GradebookState, course_gradebook, file_digest, inputs_digest, is_current
 from .graders import get as get_grader
+from .lock import course_lock
 from .points import category_points
 from .results import Key, Result, ResultStore
 from .roster import Student
@@ -392,8 +393,9 @@ def grade_class(
     backend: str = "local",
     broker: str | None = None,
 ) -> GradeReport:
-    """Grade the class (see the module docstring)."""
-    return ClassGrader(config, grader).run(jobs, regrade, console, backend=backend, broker=broker)
+    """Grade the class (see the module docstring); one grading per course at a time."""
+    with course_lock(config.work_dir, "grade"):
+        return ClassGrader(config, grader).run(jobs, regrade, console, backend=backend, broker=broker)
 
 
 def load_results(config: CourseConfig, grader: str = "sandbox") -> dict[str, Result]:

@@ -25,6 +25,7 @@ from . import hosts
 from .assign import load_assignments
 from .config import CourseConfig
 from .gitutil import commit_all, git_error, init_bare, push, remote_branches
+from .lock import course_lock
 from .roster import read_rows, write_csv
 
 PUBLISHED_COLUMNS = ("id", "variation", "url", "sha", "published_at")
@@ -105,6 +106,16 @@ def publish(
     progress: Callable[[str], None] | None = None,
 ) -> PublishReport:
     """Publish every assigned student not yet published; see the module docstring."""
+    with course_lock(config.work_dir, "publish"):
+        return _publish(config, clock, writer, progress)
+
+
+def _publish(
+    config: CourseConfig,
+    clock: Clock,
+    writer: RepoWriter,
+    progress: Callable[[str], None] | None,
+) -> PublishReport:
     report = PublishReport()
     records = read_published(config.published_path)
     host = hosts.from_config(config)
