@@ -245,9 +245,10 @@ def run_collect(args: argparse.Namespace) -> int:
     attention = False
     for row in rows:
         line = f"{row.student}: {row.status}" + (f" {row.sha[:10]}" if row.sha else "") + f" ({row.reason})"
-        if row.status in (*collect.ATTENTION, "empty", "wrong-branch"):
+        kept = row.reason.startswith(collect.UNREACHABLE_NOW)
+        if row.status in (*collect.ATTENTION, "empty", "wrong-branch") or kept:
             cli.warn(line)
-            attention = attention or row.status in collect.ATTENTION
+            attention = attention or row.status in collect.ATTENTION or kept
         else:
             print(line)
     gradable = sum(row.gradable for row in rows)

@@ -35,8 +35,9 @@ from __future__ import annotations
 import datetime as dt
 import io
 import tarfile
+import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import git
@@ -58,6 +59,10 @@ COLLECTED_COLUMNS = (
     "penalty_percent", "submission", "reason",
 )
 GRADABLE = ("ok", "late")
+FETCH_ATTEMPTS = 3  # a student is unreachable only when every attempt failed
+RETRY_PAUSE = 0.5  # seconds before the second attempt, twice that before the third
+#: how the reason of a kept row starts: this collect could not reach the repo, the last one could
+UNREACHABLE_NOW = "unreachable in this collect"
 #: Statuses that need the instructor: the course's machinery could not reach the student's
 #: work. A student's own outcome (not-submitted, empty, wrong-branch, late) is reported but
 #: needs nobody. Exit status 1 of the course commands means "done, with students needing
@@ -212,15 +217,33 @@ class Collector:
             raise ValueError("the collect clock must give aware datetimes")
         return now
 
+    def attempt(self, student: str, variation: str) -> Collected:
+        """One student, retried when git fails (a fetch can race a push landing at that moment)."""
+        for attempt in range(1, FETCH_ATTEMPTS + 1):
+            try:
+                row = self.collect_one(student, variation)
+            except (git.GitError, OSError, tarfile.TarError, HostError) as error:
+                row = Collected(student, variation, "unreachable", reason=f"cannot collect: {error}")
+            if row.status != "unreachable" or attempt == FETCH_ATTEMPTS:
+                return row
+            time.sleep(RETRY_PAUSE * attempt)
+        raise AssertionError("unreachable")  # the loop always returns
+
     def run(self, progress: Callable[[Collected], None] | None = None) -> list[Collected]:
         self.ledger.collects.append(iso(self._now()))
+        try:
+            previous = {row.student: row for row in read_collected(self.config)}
+        except UserError:  # the first collect, or an unreadable file: nothing to keep
+            previous = {}
         rows: list[Collected] = []
         for assignment in load_assignments(self.config):
-            try:
-                row = self.collect_one(assignment.student, assignment.variation)
-            except (git.GitError, OSError, tarfile.TarError, HostError) as error:
-                row = Collected(assignment.student, assignment.variation, "unreachable",
-                                reason=f"cannot collect: {error}")
+            row = self.attempt(assignment.student, assignment.variation)
+            before = previous.get(assignment.student)
+            if row.status == "unreachable" and before is not None and before.gradable \
+                    and before.variation == row.variation:
+                # our failure never costs a student a submission already collected (and graded)
+                row = replace(before, reason=f"{UNREACHABLE_NOW} ({row.reason}); the previous "
+                                             f"collect's submission is kept: {before.reason}")
             rows.append(row)
             self.ledger.save()
             if progress:
