@@ -92,13 +92,13 @@ class Osmosis(Variation):
     def tableau_accepts(self, state: State, pile: str, cards: tuple[Card, ...], source: str) -> bool:
         """OS5: no building: nothing goes onto a tableau pile."""
         ### BEGIN SOLUTION
-        return False
+        return False  # whatever the cards
         ### END SOLUTION
 
     def space_accepts(self, state: State, pile: str, cards: tuple[Card, ...], source: str) -> bool:
         """OS5: a space left by a whole pile is never filled."""
         ### BEGIN SOLUTION
-        return False
+        return False  # whatever the source
         ### END SOLUTION
 
     def special_moves(self, state: State) -> list[Move]:
@@ -149,6 +149,7 @@ class Osmosis(Variation):
         stock and waste are untouched. Base-rank cards (which foundation each
         starts matters) and waste cards (the stock's grouping by three) are left
         to the search."""
-        base = state["f1"].cards[0].rank
-        sources = [p for p in self.piles(TABLEAU) if state[p].top_is_face_up and state.top(p).rank != base]
+        base = state["f1"].cards[0]
+        sources = [p for p in self.piles(TABLEAU)
+                   if state[p].top_is_face_up and state.top(p).rank != base.rank]
         return safe_foundation_move(self, state, sources)

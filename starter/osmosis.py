@@ -121,6 +121,7 @@ class Osmosis(Variation):
         stock and waste are untouched. Base-rank cards (which foundation each
         starts matters) and waste cards (the stock's grouping by three) are left
         to the search."""
-        base = state["f1"].cards[0].rank
-        sources = [p for p in self.piles(TABLEAU) if state[p].top_is_face_up and state.top(p).rank != base]
+        base = state["f1"].cards[0]
+        sources = [p for p in self.piles(TABLEAU)
+                   if state[p].top_is_face_up and state.top(p).rank != base.rank]
         return safe_foundation_move(self, state, sources)
