@@ -14,4 +14,6 @@ VARIATIONS = (
     "scorpion",
     "maria",
     "number_ten",
+    "osmosis",
+    "peek",
 )
