@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from solitaire import cli
+from solitaire.errors import UserError
 
 ATTENTION = 1
 
@@ -63,6 +64,13 @@ def register(subparsers: Any) -> None:
     p.add_argument("--variations", help="comma-separated approved variations (default: the catalog's)")
     p.add_argument("--remote", default=None,
                    help="remote URL template with {student} (default: a local bare repo per student)")
+    p.add_argument("--github-classroom", metavar="EXPORT.csv",
+                   help="GitHub Classroom: the roster export of the classroom (students keyed by GitHub "
+                        "username); needs --org and --prefix; publish then commits each starter into the "
+                        "student's Classroom repo, and receive times come from GitHub's API")
+    p.add_argument("--org", help="with --github-classroom: the GitHub organisation of the classroom")
+    p.add_argument("--prefix", help="with --github-classroom: the assignment's repository prefix "
+                                    "(repos are ORG/PREFIX-USERNAME)")
     p.set_defaults(func=run_init)
 
     p = _step(steps, "assign", "give each student of the roster a variation",
@@ -195,9 +203,23 @@ def run_init(args: argparse.Namespace) -> int:
     variations = None
     if args.variations:
         variations = tuple(v.strip() for v in args.variations.split(",") if v.strip())
+    classroom: dict[str, Any] = {}
+    if args.github_classroom:
+        from grader.course import classroom as gc
+
+        if not args.org or not args.prefix or args.remote:
+            raise UserError("--github-classroom needs --org and --prefix (and no --remote: the repos are "
+                            "ORG/PREFIX-USERNAME)")
+        roster, problems = gc.roster_from_export(Path(args.github_classroom))
+        for problem in problems:
+            cli.warn(str(problem))
+        classroom = {"roster": roster, "remote": gc.remote_template(args.org, args.prefix),
+                     "host": "github", "handed_out": True}
+    elif args.org or args.prefix:
+        raise UserError("--org and --prefix go with --github-classroom")
+    settings: dict[str, Any] = {"remote": args.remote or config.DEFAULT_REMOTE} | classroom
     course = config.init(args.directory, course_id=args.id, assignment=args.assignment, seed=args.seed,
-                         deadline=args.deadline, variations=variations,
-                         remote=args.remote or config.DEFAULT_REMOTE)
+                         deadline=args.deadline, variations=variations, **settings)
     print(f"created {course.directory / config.CONFIG_NAME}")
     print(f"deadline {course.deadline.isoformat()}; variations: {', '.join(course.variations)}")
     print(f"next: edit {course.roster_path.name} and {course.approvals_path.name}, then "
@@ -226,11 +248,11 @@ def run_publish(args: argparse.Namespace) -> int:
 
     course = _load(args)
     report = publish.publish(course, progress=lambda s: print(f"published {s}"))
-    for student, reason in report.failed:
+    for student, reason in report.failed + report.notes:
         cli.warn(f"{student}: {reason}")
     print(f"{len(report.published)} published, {len(report.skipped)} already published, "
           f"{len(report.failed)} failed")
-    return ATTENTION if report.failed else 0
+    return ATTENTION if report.failed or report.notes else 0
 
 
 def run_collect(args: argparse.Namespace) -> int:

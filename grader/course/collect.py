@@ -133,6 +133,13 @@ def extract(mirror: git.Repo, sha: str, dest: Path) -> None:
         archive.extractall(dest, filter="data")
 
 
+def _is_ancestor(mirror: git.Repo, sha: str, descendant: str) -> bool:
+    try:
+        return bool(mirror.is_ancestor(mirror.commit(sha), mirror.commit(descendant)))
+    except (git.GitCommandError, ValueError):  # the starter is not in the mirror (a rewritten history)
+        return False
+
+
 class Collector:
     """Collects the class; one instance per run (it holds the ledger and the clock)."""
 
@@ -193,7 +200,12 @@ class Collector:
         if sha is None or since is None:
             return Collected(student, variation, "not-submitted",
                              reason=f"nothing on {branch} before the cut-off {iso(cutoff)}{refused}")
-        if sha == starter:
+        if starter is None and config.handed_out:
+            return Collected(student, variation, "missing", sha=sha,
+                             reason="the repo was handed out (GitHub Classroom) but the starter was never "
+                                    "published into it: run `course publish`")
+        if sha == starter or (starter is not None and _is_ancestor(mirror, sha, starter)):
+            # the starter, or the template it was committed onto: nothing of the student's
             moved = [name for name in others if heads[name] != starter]
             reason = f"no push after the starter commit{refused}"
             status = "not-submitted"

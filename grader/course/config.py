@@ -39,7 +39,7 @@ _SECTIONS: dict[str, set[str]] = {
     "course": {"id", "assignment", "seed", "variations", "roster", "approvals"},
     "deadline": {"due", "timezone"},
     "late": {"grace_minutes", "penalty_per_day", "cutoff_days"},
-    "remote": {"url", "trust_reflog", "branch", "host", "server_path"},
+    "remote": {"url", "trust_reflog", "branch", "host", "server_path", "handed_out"},
     "gradebook": {"url"},
     "grading": {"jobs", "timeout", "broker"},
     "points": set(),  # [points.<variation>] tables, checked separately
@@ -63,6 +63,9 @@ class CourseConfig:
     #: who vouches for receive times (grader.course.hosts): local, server, github or none
     host: str = "local"
     server_path_template: str = ""  # host = "server": the bare repos on this machine
+    #: the repos exist before publish (GitHub Classroom makes them from a template): publish
+    #: commits each student's starter into theirs instead of creating it
+    handed_out: bool = False
     gradebook_url: str = DEFAULT_GRADEBOOK
     jobs: int = 2
     timeout: float = 600.0
@@ -300,6 +303,7 @@ def from_dict(data: dict[str, Any], directory: Path, where: str = CONFIG_NAME) -
         branch=_typed(remote, "branch", str, "main", where),
         host=host,
         server_path_template=server_path,
+        handed_out=_typed(remote, "handed_out", bool, False, where),
         gradebook_url=_typed(data.get("gradebook", {}), "url", str, DEFAULT_GRADEBOOK, where),
         jobs=jobs,
         timeout=float(_typed(grading, "timeout", (int, float), 600, where)),
@@ -376,7 +380,11 @@ branch = "main"
 # logs each push's time), e.g. server_path = "/srv/git/{{student}}.git";
 # "github": GitHub's repository activity API (token in $GITHUB_TOKEN); "none".
 # Default: "local" for a local url, else "none".
-# host = "local"
+{host_line}
+# The repos exist before `course publish` (GitHub Classroom creates each from a
+# template when the student accepts): publish then commits the student's starter
+# into their repo, on top of the template's commit.
+handed_out = {handed_out}
 # Set false when students can write the bare repos' files directly (the reflog
 # would then be theirs to edit).
 trust_reflog = true
@@ -419,9 +427,13 @@ def render(
     deadline: dt.datetime,
     remote: str = DEFAULT_REMOTE,
     gradebook: str = DEFAULT_GRADEBOOK,
+    host: str | None = None,
+    handed_out: bool = False,
 ) -> str:
     """The text of a course file with these values."""
     return CONFIG_TEMPLATE.format(
+        host_line=f'host = "{host}"' if host else '# host = "local"',
+        handed_out="true" if handed_out else "false",
         course_id=course_id,
         assignment=assignment,
         seed=seed,
@@ -441,6 +453,8 @@ def init(
     variations: tuple[str, ...] | None = None,
     remote: str = DEFAULT_REMOTE,
     roster: str | None = ROSTER_EXAMPLE,
+    host: str | None = None,
+    handed_out: bool = False,
 ) -> CourseConfig:
     """Create a course directory with ``course.toml``, an example roster and an empty approvals file.
 
@@ -456,7 +470,8 @@ def init(
         deadline = parse_deadline(deadline, None, "--deadline")
     elif deadline.tzinfo is None:
         raise UserError(f"deadline {deadline.isoformat()} has no time zone")
-    text = render(course_id, assignment, seed, variations or approved_variations(), deadline, remote)
+    text = render(course_id, assignment, seed, variations or approved_variations(), deadline, remote,
+                  host=host, handed_out=handed_out)
     # checked before anything is created: a bad variation leaves no empty folder behind
     from_dict(tomllib.loads(text), directory.resolve(), str(config_path))
     directory.mkdir(parents=True, exist_ok=True)

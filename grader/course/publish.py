@@ -12,6 +12,7 @@ commit (``course collect`` knows from it that a student has not pushed yet).
 from __future__ import annotations
 
 import datetime as dt
+import shutil
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -26,6 +27,7 @@ from .assign import load_assignments
 from .config import CourseConfig
 from .gitutil import commit_all, git_error, init_bare, push, remote_branches
 from .lock import course_lock
+from .points import known_variations
 from .roster import read_rows, write_csv
 
 PUBLISHED_COLUMNS = ("id", "variation", "url", "sha", "published_at")
@@ -62,6 +64,8 @@ class PublishReport:
     published: list[Published] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
     failed: list[tuple[str, str]] = field(default_factory=list)
+    #: (student, what the instructor should know): a handed-out repo holding another variation
+    notes: list[tuple[str, str]] = field(default_factory=list)
 
 
 def read_published(path: Path) -> dict[str, Published]:
@@ -89,6 +93,35 @@ def publish_one(
         push(repo, url, f"HEAD:refs/heads/{branch}", when)
         repo.close()
     return sha
+
+
+def publish_into(
+    student: str, variation: str, url: str, branch: str, when: dt.datetime, writer: RepoWriter,
+    known: tuple[str, ...],
+) -> tuple[str, list[str]]:
+    """Commit ``variation``'s starter into the existing repo at ``url`` (a Classroom repo made
+    from a template), on top of its ``branch``; returns (the new SHA, other variations' rules
+    files found in the repo)."""
+    with tempfile.TemporaryDirectory(prefix=f"solitaire-publish-{student}-") as temp:
+        work, files = Path(temp) / "repo", Path(temp) / "starter"
+        repo = git.Repo.clone_from(url, work)
+        try:
+            if branch not in [head.name for head in repo.heads]:
+                raise StarterError(f"{url} has no branch {branch!r} yet (has the student accepted "
+                                   "the assignment?)")
+            repo.git.checkout(branch)
+            others = [f"{name}.py" for name in known if name != variation and (work / f"{name}.py").exists()]
+            files.mkdir()
+            try:
+                writer(variation, files)
+            except Exception as error:  # noqa: BLE001 - reported per student
+                raise StarterError(f"cannot build the starter repo of {variation}: {error}") from error
+            shutil.copytree(files, work, dirs_exist_ok=True)
+            sha = commit_all(repo, f"Starter for {variation}", when=when)
+            push(repo, url, f"HEAD:refs/heads/{branch}", when)
+        finally:
+            repo.close()
+    return sha, others
 
 
 def _prepare_host(host: hosts.Host, student: str, report: PublishReport) -> None:
@@ -126,12 +159,23 @@ def _publish(
         try:
             if local is not None and not local.exists():
                 init_bare(local, config.branch).close()
-            if config.branch in remote_branches(url):
+            when = clock()
+            if config.handed_out:  # the repo exists (GitHub Classroom): commit the starter into it
+                if student in records:
+                    report.skipped.append(student)
+                    continue
+                sha, others = publish_into(student, variation, url, config.branch, when, writer,
+                                           known_variations())
+                if others:
+                    report.notes.append((student, f"the repo also holds {', '.join(others)} (another "
+                                                  f"variation's file, from the template?); {variation} "
+                                                  "is graded: remove them from the template"))
+            elif config.branch in remote_branches(url):
                 report.skipped.append(student)
                 _prepare_host(host, student, report)  # installed by a later publish too
                 continue
-            when = clock()
-            sha = publish_one(student, variation, url, config.branch, when, writer)
+            else:
+                sha = publish_one(student, variation, url, config.branch, when, writer)
         except git.GitCommandError as error:
             report.failed.append((student, f"cannot publish to {url}: {git_error(error)}"))
             continue
