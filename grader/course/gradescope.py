@@ -3,8 +3,10 @@
 The zip holds, at its root (Gradescope unpacks it to ``/autograder/source``):
 
 * ``setup.sh``: run once by Gradescope on its Ubuntu image, as root: installs
-  Python 3.11+, git and bubblewrap (the sandbox), makes a virtual environment
-  in ``source/.venv`` and installs the bundled project into it, then makes
+  with apt only what the image lacks (Python 3.11+ on Ubuntu 22.04, git,
+  bubblewrap for the sandbox), makes a virtual environment in ``source/.venv``
+  and installs the bundled project into it, pinned to ``constraints.txt``
+  (:mod:`.constraints`: the versions the instructor grades with), then makes
   ``/autograder/source`` readable by root only (:data:`LOCKDOWN_SH`: no sandbox
   uid can read the hidden traces or the roster, whatever layer the container
   allows) and prints the sandbox layer the image gets;
@@ -31,6 +33,7 @@ from pathlib import Path
 from .. import project
 from .assign import load_assignments, roster_by_id
 from .config import CourseConfig
+from .constraints import pinned
 from .points import category_points, known_variations
 
 PROJECT_ROOT = project.ROOT
@@ -64,16 +67,25 @@ SETUP_SH = """\
 set -euxo pipefail
 SOURCE="${SOLITAIRE_AUTOGRADER_SOURCE:-/autograder/source}"
 export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq
-apt-get install -y -qq --no-install-recommends python3 python3-venv python3-pip git bubblewrap ca-certificates
-PYTHON=python3
-if ! python3 -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else 1)'; then
-  apt-get install -y -qq --no-install-recommends python3.11 python3.11-venv
-  PYTHON=python3.11
+# apt only for what the base image lacks (the current image has python3 and git)
+PYTHON=""
+for candidate in python3 python3.13 python3.12 python3.11; do
+  if command -v "$candidate" >/dev/null && "$candidate" -c 'import sys, venv, ensurepip
+sys.exit(0 if sys.version_info >= (3, 11) else 1)' 2>/dev/null; then PYTHON="$candidate"; break; fi
+done
+missing=()
+[ -n "$PYTHON" ] || missing+=(python3.11 python3.11-venv)   # Ubuntu 22.04: its python3 is 3.10
+command -v git >/dev/null || missing+=(git)
+command -v bwrap >/dev/null || missing+=(bubblewrap)
+[ -e /etc/ssl/certs/ca-certificates.crt ] || missing+=(ca-certificates)
+if [ ${#missing[@]} -gt 0 ]; then
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
+[ -n "$PYTHON" ] || PYTHON=python3.11
 "$PYTHON" -m venv "$SOURCE/.venv"
-"$SOURCE/.venv/bin/python" -m pip install -q --upgrade pip
-"$SOURCE/.venv/bin/python" -m pip install -q "$SOURCE"
+# the versions the instructor graded with (constraints.txt, written by `course export`)
+"$SOURCE/.venv/bin/python" -m pip install -q -c "$SOURCE/constraints.txt" "$SOURCE"
 """ + LOCKDOWN_SH
 
 
@@ -152,6 +164,7 @@ def build(config: CourseConfig, dest: Path, grader_name: str = "sandbox", root: 
     with zipfile.ZipFile(dest, "w") as archive:
         _add(archive, "setup.sh", SETUP_SH.encode(), EXECUTABLE)
         _add(archive, "run_autograder", RUN_AUTOGRADER.encode(), EXECUTABLE)
+        _add(archive, "constraints.txt", ("\n".join(pinned(root / "pyproject.toml")) + "\n").encode())
         course = course_json(config, grader_name, allow_weak)
         _add(archive, "course.json", json.dumps(course, indent=1).encode())
         for entry in BUNDLED:

@@ -190,3 +190,24 @@ def test_the_weak_sandbox_is_allowed_only_when_the_instructor_says_so(make_cours
     import os
 
     assert os.environ.get("SOLITAIRE_SANDBOX_ALLOW_WEAK") == "1"
+
+
+def test_the_zip_pins_the_graders_versions_and_setup_installs_only_what_is_missing(make_course, tmp_path):
+    course = make_course(["ada"])
+    assign.run(course)
+    archive = gradescope.build(course, tmp_path / "pinned.zip")
+    with zipfile.ZipFile(archive) as bundle:
+        constraints = bundle.read("constraints.txt").decode().split()
+        setup = bundle.read("setup.sh").decode()
+    pins = dict(line.split("==") for line in constraints)
+    from importlib import metadata
+
+    assert pins["jinja2"] == metadata.version("jinja2") and pins["rich"] == metadata.version("rich")
+    assert "nbgrader" not in pins and "celery" not in pins  # extras stay out of the autograder
+    assert '-c "$SOURCE/constraints.txt"' in setup
+    assert "apt-get update" in setup.split("if [ ${#missing[@]} -gt 0 ]; then", 1)[1]  # apt only when needed
+    # the interpreter check of setup.sh, run here: it finds this machine's Python 3.11+
+    probe = setup.split("# apt only", 1)[1].split("missing=()", 1)[0]
+    found = subprocess.run(["bash", "-c", 'PYTHON=""\n' + probe.split('PYTHON=""', 1)[1] + 'echo "$PYTHON"'],
+                           capture_output=True, text=True, check=True).stdout.strip()
+    assert found.startswith("python3")
