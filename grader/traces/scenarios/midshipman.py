@@ -155,6 +155,10 @@ def _near_won(kit: Kit) -> None:
              description="MI2: one foundation emptied completely while its twin stays complete: the "
              "twin ace must start another foundation (never a foundation's ace, MI5); the trace "
              "plays a winning line")
+    near_won(kit, "twin-ace-free", won_state(kit, Rng("midshipman-twin-ace")), make_scatter(0.5), 0,
+             finish=finish, neutral=DISCARD, rulings=rulings("MI2"), strip=1, attempts=20, max_nodes=8000,
+             description="MI2: one foundation emptied completely, its ace on top of a pile while the "
+             "twin foundation is complete: the ace never goes onto the twin's king (no wrapping)")
     near_won(kit, "piles-cleared", won_state(kit, Rng("midshipman-cleared")), _to_waste, 6, finish=finish,
              neutral=DISCARD, rulings=rulings("MI7", "MI6", "X4"), attempts=12, max_nodes=5000,
              description="MI7: every pile empty, the stock exhausted, cards left in the waste: not won "
