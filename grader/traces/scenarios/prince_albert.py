@@ -3,10 +3,11 @@
 Deals and long playouts (generic) cover the deal in nine rounds with its
 face-down cards (PR1). Here: near-won positions that end in a win, with
 face-down cards to turn up (X10), reserve cards to play to foundations, onto
-piles and into spaces (PR4, PR5) and single cards to pack (PR3); every pile
-and reserve place cleared but one card left elsewhere (not won, PR6); a
-position with the reserve emptied; positions mined from seeded playouts with
-a space next to reserve cards and with reserve places emptied.
+piles and into spaces (PR4, PR5) and single cards to pack (PR3); a foundation
+emptied completely (PR2); the reserve cleared with one pile left, and the
+tableau cleared with reserve cards left (neither won yet, PR6); positions
+mined from seeded playouts with a space next to reserve cards and with
+reserve places emptied.
 """
 
 from __future__ import annotations
@@ -65,6 +66,15 @@ def _one_pile(state: State, card: Card, rng: Rng) -> bool:
     return True
 
 
+def _to_reserve(state: State, card: Card, rng: Rng) -> bool:
+    """Pulled cards into empty reserve places only (at most seven)."""
+    free = [r for r in RESERVES if not state.piles[r].cards]
+    if not free:
+        return False
+    state.put(rng.choice(free), [card])
+    return True
+
+
 def build(kit: Kit) -> None:
     ids = rulings("PR2", "PR3", "PR4", "PR5", "X10")
     for index, (pulls, pack, reserve) in enumerate(((4, 0.5, 0.3), (8, 0.6, 0.25), (12, 0.6, 0.2),
@@ -83,6 +93,10 @@ def build(kit: Kit) -> None:
              rulings=rulings("PR6", "PR5", "PR3"), attempts=12, max_nodes=5000,
              description="PR6: the reserve and every pile but one empty: not won until those cards "
              "are on the foundations; spaces take any single card")
+    near_won(kit, "reserve-left", won_state(kit, Rng("prince-albert-reserve-left"), 4), _to_reserve, 5,
+             rulings=rulings("PR6", "PR4"), attempts=12, max_nodes=5000,
+             description="PR6: the tableau cleared, cards left in the reserve: not won until they are "
+             "on the foundations; they go there or into spaces")
     near_won(kit, "public-near-won", won_state(kit, Rng("public"), 4), make_scatter(0.5, 0.2), 6,
              finish=finish, rulings=rulings("PR3", "PR4"), public=True)
 
