@@ -16,4 +16,6 @@ VARIATIONS = (
     "number_ten",
     "osmosis",
     "peek",
+    "midshipman",
+    "prince_albert",
 )
