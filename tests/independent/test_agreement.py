@@ -625,12 +625,44 @@ def sweep(name: str, options: dict[str, OptionValue], seeds: range, steps: int, 
     return tally
 
 
+def winning_lines(name: str, options: dict[str, OptionValue], tally: Tally, limit: int = 3) -> None:
+    """Follow the winning lines of the hidden traces (near-won positions the scenarios walked
+    back from a win), comparing at every position: every game reaches a won state this way,
+    whatever its foundations look like (random play from carried-home positions need not)."""
+    from grader.traces.build import hidden_traces
+    from solitaire.traces import state_text
+
+    reference, mine = pair(name)
+    wanted = reference.resolve_options(options)
+    followed = 0
+    for trace in hidden_traces(name):
+        steps = trace["steps"]
+        if followed >= limit or "state" not in trace["start"] or not any(s.get("won") for s in steps):
+            continue
+        if reference.resolve_options(trace["options"]) != wanted:
+            continue
+        followed += 1
+        origin = f"{case_id((name, options))} winning line of trace {trace['name']}"
+        state = parse_state(state_text(trace["start"]["state"]))
+        for index, step in enumerate(steps):
+            if compare_position(reference, mine, state, origin, index, tally) is None:
+                break
+            if "move" in step and step["legal"]:
+                after = compare_move(reference, mine, state, parse_move(step["move"]), origin, index, tally)
+                if after is None:
+                    break
+                state = after
+        else:
+            compare_position(reference, mine, state, origin, len(steps), tally)
+
+
 def constructed_sweep(name: str, options: dict[str, OptionValue], count: int, steps: int) -> Tally:
     tally = Tally()
     for number in range(count):
         label = f"{case_id((name, options))} constructed {number}"
         for state in constructed(name, options, label, tally):
             play_along(name, state, label, steps, tally)
+    winning_lines(name, options, tally)
     return tally
 
 
