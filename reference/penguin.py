@@ -68,31 +68,24 @@ class Penguin(Variation):
                 place += 1
         ### END SOLUTION
 
-    def _packs_on(self, state: State, card: Card, below: Card) -> bool:
-        """PG3: ``card`` packs on ``below`` when both are of one suit and ``card`` is one
-        rank lower; a king goes on an ace only with option ``tableau_wrap`` (on by default)."""
-        ### BEGIN SOLUTION
-        if card.suit != below.suit:
-            return False
-        if below.rank == ACE:
-            return card.rank == KING and bool(state.option("tableau_wrap"))
-        return card.rank == below.rank - 1
-        ### END SOLUTION
-
     def can_pick_up(self, state: State, pile: str, count: int) -> bool:
         """PG4, X8, PG5: from a tableau pile, the top card or any top part of a group,
-        whatever the number of free cells and spaces: face-up cards each packing on
-        the card under it by PG3 (wrapping with ``tableau_wrap``). A cell's card moves
-        (alone: a cell holds one). Foundation cards never move (X11).
+        whatever the number of free cells and spaces: face-up cards, each of the suit
+        of the card under it and one rank lower (PG3: a king on an ace only with
+        ``tableau_wrap``). A cell's card moves (alone: a cell holds one). Foundation
+        cards never move (X11).
         """
         ### BEGIN SOLUTION
         kind = self.kind(pile)
-        if kind == CELL:
-            return count == 1
         if kind != TABLEAU:
-            return False
+            return kind == CELL
+        wrap = state.option("tableau_wrap")
         cards = state[pile].cards[-count:]
-        return all(self._packs_on(state, upper, lower) for lower, upper in pairwise(cards))
+        return all(
+            upper.suit == lower.suit
+            and (upper.rank == lower.rank - 1 or wrap and (lower.rank, upper.rank) == (ACE, KING))
+            for lower, upper in pairwise(cards)
+        )
         ### END SOLUTION
 
     def foundation_accepts(
@@ -122,7 +115,11 @@ class Penguin(Variation):
         ### BEGIN SOLUTION
         head, *_ = cards
         *_, top = state[pile].cards
-        return self._packs_on(state, head, top)
+        if head.suit != top.suit:
+            return False
+        if top.rank == ACE:
+            return head.rank == KING and bool(state.option("tableau_wrap"))
+        return head.rank == top.rank - 1
         ### END SOLUTION
 
     def space_accepts(self, state: State, pile: str, cards: tuple[Card, ...], source: str) -> bool:

@@ -60,17 +60,12 @@ class Penguin(Variation):
         # YOUR CODE HERE
         raise NotImplementedError()
 
-    def _packs_on(self, state: State, card: Card, below: Card) -> bool:
-        """PG3: ``card`` packs on ``below`` when both are of one suit and ``card`` is one
-        rank lower; a king goes on an ace only with option ``tableau_wrap`` (on by default)."""
-        # YOUR CODE HERE
-        raise NotImplementedError()
-
     def can_pick_up(self, state: State, pile: str, count: int) -> bool:
         """PG4, X8, PG5: from a tableau pile, the top card or any top part of a group,
-        whatever the number of free cells and spaces: face-up cards each packing on
-        the card under it by PG3 (wrapping with ``tableau_wrap``). A cell's card moves
-        (alone: a cell holds one). Foundation cards never move (X11).
+        whatever the number of free cells and spaces: face-up cards, each of the suit
+        of the card under it and one rank lower (PG3: a king on an ace only with
+        ``tableau_wrap``). A cell's card moves (alone: a cell holds one). Foundation
+        cards never move (X11).
         """
         # YOUR CODE HERE
         raise NotImplementedError()

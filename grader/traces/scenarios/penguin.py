@@ -127,6 +127,12 @@ def _constructed(kit: Kit, options: dict[str, Any], tag: str) -> None:
     scripted(kit, f"base-two{tag}", state, moves, rulings=["PG6", "PG3", "PG2"],
              description="base rank 2: a space takes an ace (PG6); a king goes on it only with "
              "tableau_wrap (PG3)")
+    if wrap:
+        state = pulled(kit, 9, "CDHS", [("8C", "c1"), ("8D", "c2"), ("8H", "c3"), ("8S", "c4"), ("7S", "t1")],
+                       options)
+        scripted(kit, "cells-last", state, ["c4>f4", "t1>f4", "c1>c5", "c1>f1", "c2>f2", "c3>f3", "c4>f4"],
+                 rulings=["PG7", "PG5", "PG2"], description="PG7: the tableau cleared while the cells "
+                 "still hold cards is not a win; the last cards go up from the cells")
 
 
 def build(kit: Kit) -> None:
