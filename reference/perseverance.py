@@ -51,9 +51,9 @@ class Perseverance(Variation):
         ``redeals`` = 2 (PE5).
         """
         ### BEGIN SOLUTION
-        aces = [card for card in cards if card.rank == ACE]
-        for foundation, ace in zip(self.piles(FOUNDATION), aces, strict=True):
-            state.put(foundation, [ace])
+        aces = (card for card in cards if card.rank == ACE)  # in deck order
+        for foundation in self.piles(FOUNDATION):
+            state.put(foundation, [next(aces)])
         rest = [card for card in cards if card.rank != ACE]
         piles = self.piles(TABLEAU)
         for index, card in enumerate(rest):
