@@ -18,4 +18,6 @@ VARIATIONS = (
     "peek",
     "midshipman",
     "prince_albert",
+    "penguin",
+    "perseverance",
 )

@@ -136,6 +136,28 @@ HAND_BUILT: dict[str, dict[str, str]] = {
             s: 9d
             """,
     },
+    "penguin": {
+        # won with base 7: the foundations end in sixes, not kings
+        "won-base-seven": """
+            penguin tableau_wrap=true
+            phase play base=7
+            f1: 7C 8C 9C TC JC QC KC AC 2C 3C 4C 5C 6C
+            f2: 7D 8D 9D TD JD QD KD AD 2D 3D 4D 5D 6D
+            f3: 7H 8H 9H TH JH QH KH AH 2H 3H 4H 5H 6H
+            f4: 7S 8S 9S TS JS QS KS AS 2S 3S 4S 5S 6S
+            """,
+        # the tableau cleared, two cards left in the cells: not won
+        "cells-hold-the-last-cards": """
+            penguin tableau_wrap=true
+            phase play base=7
+            c3: 6C
+            c5: 6S
+            f1: 7C 8C 9C TC JC QC KC AC 2C 3C 4C 5C
+            f2: 7D 8D 9D TD JD QD KD AD 2D 3D 4D 5D 6D
+            f3: 7H 8H 9H TH JH QH KH AH 2H 3H 4H 5H 6H
+            f4: 7S 8S 9S TS JS QS KS AS 2S 3S 4S 5S
+            """,
+    },
     "scorpion": {
         # columns empty with the reserve not yet dealt: unreachable in a game (49 cards are
         # not whole suits), so "won-when-tableau-empty" was dropped from Scorpion's catalog
