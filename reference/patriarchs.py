@@ -106,7 +106,7 @@ class Patriarchs(Variation):
     def tableau_accepts(self, state: State, pile: str, cards: tuple[Card, ...], source: str) -> bool:
         """PA4: nothing is built on the tableau: a tableau card takes no card."""
         ### BEGIN SOLUTION
-        return False
+        return False  # no building at all, whatever the cards
         ### END SOLUTION
 
     def space_accepts(self, state: State, pile: str, cards: tuple[Card, ...], source: str) -> bool:
@@ -115,7 +115,7 @@ class Patriarchs(Variation):
         the stock and the waste are both empty.)
         """
         ### BEGIN SOLUTION
-        return False
+        return False  # only the PA5 refill (after_move) fills a position
         ### END SOLUTION
 
     def special_moves(self, state: State) -> list[Move]:
