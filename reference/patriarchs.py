@@ -93,9 +93,10 @@ class Patriarchs(Variation):
         exactly when this foundation's build rule accepts the card, so only the
         other foundation of the card's suit can take it). Foundations are never
         empty in play (their bases never move); an empty one takes nothing.
+        Only one card is ever offered: that is :meth:`can_pick_up`'s rule.
         """
         ### BEGIN SOLUTION
-        (card,) = cards
+        card, *_ = cards
         top = state.top(foundation)
         if top is None or card.suit != top.suit:
             return False

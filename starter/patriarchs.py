@@ -75,6 +75,7 @@ class Patriarchs(Variation):
         exactly when this foundation's build rule accepts the card, so only the
         other foundation of the card's suit can take it). Foundations are never
         empty in play (their bases never move); an empty one takes nothing.
+        Only one card is ever offered: that is :meth:`can_pick_up`'s rule.
         """
         # YOUR CODE HERE
         raise NotImplementedError()

@@ -105,7 +105,7 @@ def build(kit: Kit) -> None:
                                                      (18, 1, 0.4), (26, 1, 0.6), (34, 0, 0.6))):
         near_won(kit, f"near-won-{index + 1}", won_state(kit, Rng(f"patriarchs-won-{index}"), redeals),
                  make_scatter(share), pulls, finish=turn_up_stock, neutral=DISCARD,
-                 rulings=rulings("PA2", "PA4", "PA5", "PA6", "X4"), attempts=14, max_nodes=8000,
+                 rulings=rulings("PA2", "PA4", "PA5", "PA6", "X4", "X10"), attempts=14, max_nodes=8000,
                  description=f"{pulls} cards off the foundations, over the tableau, the waste and the stock "
                  f"(PA2-PA6), redeals left {redeals}; the trace plays a winning line found by search")
     near_won(kit, "redeal-to-win", won_state(kit, Rng("patriarchs-redeal"), 1), make_scatter(1.0), 16,
@@ -151,7 +151,7 @@ def build(kit: Kit) -> None:
         "refill-from-stock": (lambda s: not s.piles["w"].cards and len(s.piles["s"]) < 80
                               and any(m.source in POSITIONS for m in engine.legal_moves(kit.variation, s)
                                       if m.kind == "move"),
-                              [], rulings("PA5", "X4"),
+                              [], rulings("PA5", "X4", "X10"),
                               "PA5: the waste is empty: a position emptied by a play takes the drawn "
                               "stock card, and the next stock card is turned up"),
     }
