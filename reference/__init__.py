@@ -15,4 +15,5 @@ VARIATIONS = (
     "maria",
     "number_ten",
     "patriarchs",
+    "puss_in_corner",
 )
