@@ -71,7 +71,7 @@ class PussInCorner(Variation):
         ### BEGIN SOLUTION
         if count != 1:
             return False
-        free = state.option("free_play")
+        free = state.option("free_play") is True
         kind = self.kind(pile)
         if kind == WASTE:
             return free or state.counters["placed"] == 0
@@ -83,14 +83,13 @@ class PussInCorner(Variation):
     ) -> bool:
         """PC2: a foundation builds up by colour regardless of suit: it takes a card
         of its ace's colour one rank higher than its top card, up to the king.
-        An empty foundation (never seen in play: the aces are dealt) takes nothing.
+        Foundations are never empty (the aces are dealt there and never move).
+        Only one card is ever offered: that is :meth:`can_pick_up`'s rule.
         """
         ### BEGIN SOLUTION
-        (card,) = cards
-        pile = state[foundation]
-        if not pile.cards:
-            return False
-        return card.color == pile.cards[0].color and card.rank == pile.cards[-1].rank + 1
+        card, *_ = cards
+        pile = state[foundation].cards
+        return card.color == pile[0].color and card.rank == pile[-1].rank + 1
         ### END SOLUTION
 
     def special_moves(self, state: State) -> list[Move]:
@@ -119,7 +118,7 @@ class PussInCorner(Variation):
         """
         ### BEGIN SOLUTION
         if move == REDEAL:
-            gathered = []
+            gathered: list[Card] = []
             for waste in self.piles(WASTE):
                 gathered += state.take(waste, len(state[waste]))
             state.put("s", reversed(gathered), face_up=False)

@@ -72,7 +72,8 @@ class PussInCorner(Variation):
     ) -> bool:
         """PC2: a foundation builds up by colour regardless of suit: it takes a card
         of its ace's colour one rank higher than its top card, up to the king.
-        An empty foundation (never seen in play: the aces are dealt) takes nothing.
+        Foundations are never empty (the aces are dealt there and never move).
+        Only one card is ever offered: that is :meth:`can_pick_up`'s rule.
         """
         # YOUR CODE HERE
         raise NotImplementedError()

@@ -77,9 +77,9 @@ def build(kit: Kit) -> None:
         near_won(kit, f"near-won-{index + 1}",
                  won_state(kit, Rng(f"puss-won-{index}"), placed, redeals, options), make_scatter(share),
                  pulls, finish=turn_up_stock, neutral=PLACE, attempts=16, max_nodes=8000,
-                 rulings=rulings("PC2", "PC3", "PC4", "PC6", "PC7"),
+                 rulings=rulings("PC2", "PC3", "PC4", "PC5", "PC6", "PC7"),
                  description=f"{pulls} cards off the foundations onto the waste piles and the stock, "
-                 f"placed={placed}, redeals left {redeals}, free_play {str(free).lower()} (PC2-PC4); "
+                 f"placed={placed}, redeals left {redeals}, free_play {str(free).lower()} (PC2-PC5); "
                  "the trace plays a winning line found by search, and the won game keeps its redeal "
                  "(PC6: legal with the waste piles empty)")
     near_won(kit, "wastes-only", won_state(kit, Rng("puss-wastes"), 0, 0, {}), make_scatter(0.0), 10,
