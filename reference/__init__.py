@@ -20,4 +20,6 @@ VARIATIONS = (
     "prince_albert",
     "penguin",
     "perseverance",
+    "patriarchs",
+    "puss_in_corner",
 )
