@@ -93,8 +93,9 @@ class PussInCorner(Variation):
         """PC3, PC6: what the actions do.
 
         ``s>wN`` puts the top stock card face up on waste pile ``wN`` and counts
-        the placement: the fourth placement of a group ends it (``placed``
-        back to 0, a pause). ``redeal`` picks the waste piles up in the order
+        the placement: the fourth placement of a group, or one that empties the
+        stock, ends it (``placed`` back to 0, a pause; the placement itself does
+        it, as PC3 says). ``redeal`` picks the waste piles up in the order
         dealt and turns them face down as the stock: the new stock yields
         ``w1``'s cards from the first placed to the last, then ``w2``'s, ``w3``'s
         and ``w4``'s; ``redeals`` drops by one.
@@ -105,9 +106,9 @@ class PussInCorner(Variation):
     def after_move(self, state: State, move: Move) -> None:
         """PC3, PC6, X4: the effects after every move.
 
-        A move that empties the stock ends the group (``placed`` back to 0, a
-        pause), whether a placement or, with ``free_play``, the stock card played
-        to a foundation (which is not a placement). The top stock card is then
+        A card move that empties the stock ends the group too (``placed`` back
+        to 0, a pause): with ``free_play``, the stock card played to a
+        foundation, which is not a placement. The top stock card is then
         turned face up (X4, also after the redeal).
         """
         # YOUR CODE HERE

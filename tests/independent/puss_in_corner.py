@@ -54,14 +54,19 @@ class PussInCorner(Variation):
         state.counters["redeals"] = 1
 
     def can_pick_up(self, state: State, pile: str, count: int) -> bool:
-        """PC4: the top card of a waste pile, singly. The stock card moves by ``s>wN`` only,
-        never by a card move, except with ``free_play`` (then singly, to a foundation).
-        Foundation cards never move (PC5)."""
+        """PC4: the top card of a waste pile, singly, and only in a pause (or at any time with
+        ``free_play``). The stock card moves by ``s>wN`` only, never by a card move, except with
+        ``free_play`` (then singly, to a foundation). Foundation cards never move (PC5).
+
+        (Resolved against the reference in the differential test: the pause is PC4's
+        availability rule, which the public contract gives can_pick_up; this module first
+        checked it in foundation_accepts alone, with the same legal moves.)"""
         if count != 1:
             return False
         kind = self.kind(pile)
         if kind == WASTE:
-            return not state.is_empty(pile)
+            in_pause = state.counters.get("placed", 0) == 0 or bool(state.option("free_play"))
+            return in_pause and not state.is_empty(pile)
         if kind == STOCK:
             return bool(state.option("free_play")) and not state.is_empty(pile)
         return False
