@@ -48,16 +48,6 @@ class Nivernaise(Variation):
         ),
     )
 
-    def _deal_packet(self, state: State, pile: str) -> None:
-        """X5, NI2: the next four stock cards (fewer if the stock runs out) onto ``pile``:
-        the first of them at the bottom, the fourth on top. The pile is squared: every
-        card under the new top card, the covered ones included, lies face down."""
-        ### BEGIN SOLUTION
-        packet = state.take("s", min(PACKET, len(state["s"])))
-        cards = state[pile].cards + tuple(reversed(packet))
-        state.set_pile(pile, Pile(cards, len(cards) - 1 if cards else 0))
-        ### END SOLUTION
-
     def deal(self, state: State, cards: Sequence[Card]) -> None:
         """NI1, NI2, X3, X5: deck[0..7] go face up to ``c1``..``c8``; the next 24
         cards are dealt in packets of four, the next four to ``t1`` (the first at
@@ -69,9 +59,10 @@ class Nivernaise(Variation):
         ### BEGIN SOLUTION
         for cell, card in zip(self.piles(CELL), cards[:CELLS], strict=True):
             state.put(cell, [card])
-        state.put("s", reversed(cards[CELLS:]), face_up=False)
-        for pile in self.piles(TABLEAU):
-            self._deal_packet(state, pile)
+        for index, pile in enumerate(self.piles(TABLEAU)):
+            start = CELLS + index * PACKET
+            state.set_pile(pile, Pile(cards[start : start + PACKET], PACKET - 1))
+        state.put("s", reversed(cards[CELLS + PILES * PACKET :]), face_up=False)
         state.counters["redeals"] = REDEALS
         ### END SOLUTION
 
@@ -158,7 +149,9 @@ class Nivernaise(Variation):
             state.counters["redeals"] -= 1
         else:
             for pile in piles:
-                self._deal_packet(state, pile)
+                packet = state.take("s", min(PACKET, len(state["s"])))
+                cards = state[pile].cards + tuple(reversed(packet))
+                state.set_pile(pile, Pile(cards, len(cards) - 1))
         ### END SOLUTION
 
     def after_move(self, state: State, move: Move) -> None:
@@ -170,7 +163,8 @@ class Nivernaise(Variation):
         for pile in self.piles(TABLEAU):
             state.turn_up(pile)
             if state.is_empty(pile) and not state.is_empty("s"):
-                self._deal_packet(state, pile)
+                packet = state.take("s", min(PACKET, len(state["s"])))
+                state.set_pile(pile, Pile(reversed(packet), len(packet) - 1))
         ### END SOLUTION
 
     def is_won(self, state: State) -> bool:

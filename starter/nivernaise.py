@@ -51,13 +51,6 @@ class Nivernaise(Variation):
         ),
     )
 
-    def _deal_packet(self, state: State, pile: str) -> None:
-        """X5, NI2: the next four stock cards (fewer if the stock runs out) onto ``pile``:
-        the first of them at the bottom, the fourth on top. The pile is squared: every
-        card under the new top card, the covered ones included, lies face down."""
-        # YOUR CODE HERE
-        raise NotImplementedError()
-
     def deal(self, state: State, cards: Sequence[Card]) -> None:
         """NI1, NI2, X3, X5: deck[0..7] go face up to ``c1``..``c8``; the next 24
         cards are dealt in packets of four, the next four to ``t1`` (the first at
