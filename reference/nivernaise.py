@@ -57,8 +57,8 @@ class Nivernaise(Variation):
         ace or a king. Counter ``redeals`` = 2 (NI7).
         """
         ### BEGIN SOLUTION
-        for cell, card in zip(self.piles(CELL), cards[:CELLS], strict=True):
-            state.put(cell, [card])
+        for index, cell in enumerate(self.piles(CELL)):
+            state.put(cell, [cards[index]])
         for index, pile in enumerate(self.piles(TABLEAU)):
             start = CELLS + index * PACKET
             state.set_pile(pile, Pile(cards[start : start + PACKET], PACKET - 1))
@@ -76,7 +76,7 @@ class Nivernaise(Variation):
         kind = self.kind(pile)
         if kind == FOUNDATION:
             return bool(state.option("foundation_transfer")) and count == 1
-        return count == 1 and kind in (TABLEAU, CELL)
+        return kind in (TABLEAU, CELL)  # one card: only a pile's top card is face up
         ### END SOLUTION
 
     def foundation_accepts(
@@ -100,7 +100,7 @@ class Nivernaise(Variation):
         if self.kind(source) == FOUNDATION or card.rank != (ACE if up else KING):
             return False
         same_set = [f for f in self.piles(FOUNDATION) if (f in ACE_FOUNDATIONS) == up]
-        return all(state.is_empty(f) or state[f].cards[0].suit != card.suit for f in same_set)
+        return all(other is None or other.suit != card.suit for other in map(state.top, same_set))
         ### END SOLUTION
 
     def tableau_accepts(self, state: State, pile: str, cards: tuple[Card, ...], source: str) -> bool:

@@ -207,16 +207,17 @@ def _mined(kit: Kit) -> None:
                    "NI5: a pile's last card leaves while the stock has cards: the pile is dealt a "
                    "packet of four at once, only its top card face up"),
         "deal-short-stock": (lambda s: 0 < len(s.piles["s"]) < 24 and len(s.piles["s"]) % 4 != 0,
-                             "deal", rulings("NI6", "X5", "NI2"),
+                             "deal", rulings("NI6", "X5", "NI2", "X1"),
                              "NI6: the stock holds fewer than 24 cards: the deal goes pile by pile, four "
                              "at a time, as far as the stock goes; covered cards turn face down"),
         "space-stock-empty": (lambda s: not s.piles["s"].cards and _tableau_cards(s) >= 12,
                               "spaces", rulings("NI4", "NI5"),
                               "NI4, NI5: with the stock empty a space stays empty: nothing goes into it"),
         "redeal-first": (lambda s: not s.piles["s"].cards and s.counters["redeals"] == 2, "redeal",
-                         rulings("NI7", "X6"),
-                         "NI7, X6: the first redeal: the piles are picked up in reverse, t1's cards "
-                         "dealt first, then a packet to each pile"),
+                         rulings("NI7", "X6", "X1"),
+                         "NI7, X6, X1: the first redeal, offered whether or not other moves remain: "
+                         "the piles are picked up in reverse, t1's cards dealt first, then a packet "
+                         "to each pile"),
         "redeal-second": (lambda s: not s.piles["s"].cards and s.counters["redeals"] == 1, "redeal",
                           rulings("NI7", "X6"), "NI7: the second and last redeal"),
         "redeals-used": (lambda s: not s.piles["s"].cards and s.counters["redeals"] == 0
