@@ -22,4 +22,5 @@ VARIATIONS = (
     "perseverance",
     "patriarchs",
     "puss_in_corner",
+    "nivernaise",
 )
