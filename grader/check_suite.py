@@ -337,7 +337,8 @@ def grade_file(source_text: str, name: str, worker: str) -> tuple[float, float]:
         submission.mkdir()
         (submission / f"{name}.py").write_text(source_text, encoding="utf-8")
         results = grade_submission(submission, name, Path(temporary) / "out", worker=worker)
-    maximum = sum(t["max_score"] for t in results["tests"])
+    # rounded as the score is: per-test maxima are hundredths, and their float sum need not be exact
+    maximum = round(sum(t["max_score"] for t in results["tests"]), 2)
     return float(results["score"]), float(maximum)
 
 
