@@ -150,6 +150,8 @@ class Nivernaise(Variation):
         else:
             for pile in piles:
                 packet = state.take("s", min(PACKET, len(state["s"])))
+                if not packet:
+                    break  # the stock ran out: the later piles get nothing
                 cards = state[pile].cards + tuple(reversed(packet))
                 state.set_pile(pile, Pile(cards, len(cards) - 1))
         ### END SOLUTION
