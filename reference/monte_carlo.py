@@ -37,8 +37,9 @@ class MonteCarlo(Variation):
         on top (dealt first).
         """
         ### BEGIN SOLUTION
-        for pile, card in zip(self.piles(TABLEAU), cards[:POSITIONS]):
-            state.put(pile, [card])
+        piles = self.piles(TABLEAU)
+        for index, card in enumerate(cards[:POSITIONS]):
+            state.put(piles[index], [card])
         state.put("s", reversed(cards[POSITIONS:]), face_up=False)
         ### END SOLUTION
 
@@ -61,14 +62,17 @@ class MonteCarlo(Variation):
         MC3: positions (not cards) are adjacent when their rows differ by at
         most 1 and their columns by at most 1 (across, up and down, diagonally);
         row ends do not wrap (``t5`` and ``t6`` are not adjacent). The two
-        positions are read from the removal as written (``source`` = "t3+t8").
-        No single card goes to the discard pile.
+        positions are read from the removal as written (``source`` = "t3+t8");
+        a card that is not in the grid has no position. No single card goes to
+        the discard pile.
         """
         ### BEGIN SOLUTION
-        if len(cards) != 2:
+        grid = {pile: divmod(index, SIDE) for index, pile in enumerate(self.piles(TABLEAU))}
+        names = source.split("+")
+        if len(cards) != 2 or not all(name in grid for name in names):
             return False
         first, second = cards
-        (row_a, col_a), (row_b, col_b) = (divmod(int(name[1:]) - 1, SIDE) for name in source.split("+"))
+        (row_a, col_a), (row_b, col_b) = (grid[name] for name in names)
         return first.rank == second.rank and abs(row_a - row_b) <= 1 and abs(col_a - col_b) <= 1
         ### END SOLUTION
 
@@ -107,7 +111,7 @@ class MonteCarlo(Variation):
         ### BEGIN SOLUTION
         piles = self.piles(TABLEAU)
         remaining = [card for pile in piles for card in state.take(pile, len(state[pile].cards))]
-        for pile, card in zip(piles, remaining):
+        for pile, card in zip(piles, remaining, strict=False):
             state.put(pile, [card])
         for pile in piles[len(remaining):]:
             if state.is_empty("s"):
