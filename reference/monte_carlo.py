@@ -79,13 +79,13 @@ class MonteCarlo(Variation):
     def tableau_accepts(self, state: State, pile: str, cards: tuple[Card, ...], source: str) -> bool:
         """MC2: nothing is built: a card never goes onto another grid card."""
         ### BEGIN SOLUTION
-        return False
+        return False  # nothing is built
         ### END SOLUTION
 
     def space_accepts(self, state: State, pile: str, cards: tuple[Card, ...], source: str) -> bool:
         """MC4: an empty position is filled only by ``deal``, never by moving a card into it."""
         ### BEGIN SOLUTION
-        return False
+        return False  # only deal fills a position
         ### END SOLUTION
 
     def special_moves(self, state: State) -> list[Move]:

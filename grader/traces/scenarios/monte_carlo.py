@@ -154,6 +154,11 @@ def build(kit: Kit) -> None:
              description="MC5: the grid emptied with two cards left in the stock: not won; deal fills "
              "t1 and t2 from the stock, and the last pair wins")
 
+    scripted(kit, "grid-empty-before-deal", position(kit, {}, ["QC", "QD", "4S", "4H"]),
+             ["t1+t2", "deal", "t1+t2", "t3+t4", "t2+t3"], rulings=rulings("MC5", "MC4", "X9"),
+             description="MC5: the grid is empty and four cards are left in the stock: not won; deal "
+             "fills t1..t4, two pairs win")
+
     near_won(kit, "near-won-1", 6, 0, "MC5: six cards left in the grid; the trace plays the win")
     near_won(kit, "near-won-2", 10, 4, "MC2-MC5: ten cards in the grid, four in the stock; deal on "
              "the way; the trace plays a winning line found by search")
