@@ -62,17 +62,14 @@ class MonteCarlo(Variation):
         MC3: positions (not cards) are adjacent when their rows differ by at
         most 1 and their columns by at most 1 (across, up and down, diagonally);
         row ends do not wrap (``t5`` and ``t6`` are not adjacent). The two
-        positions are read from the removal as written (``source`` = "t3+t8");
-        a card that is not in the grid has no position. No single card goes to
-        the discard pile.
+        positions are read from the removal as written (``source`` = "t3+t8").
+        Only pairs of grid cards are ever asked: no single card goes to the
+        discard pile (it is no target), and only grid cards are available (MC2).
         """
         ### BEGIN SOLUTION
         grid = {pile: divmod(index, SIDE) for index, pile in enumerate(self.piles(TABLEAU))}
-        names = source.split("+")
-        if len(cards) != 2 or not all(name in grid for name in names):
-            return False
         first, second = cards
-        (row_a, col_a), (row_b, col_b) = (grid[name] for name in names)
+        (row_a, col_a), (row_b, col_b) = (grid[name] for name in source.split("+"))
         return first.rank == second.rank and abs(row_a - row_b) <= 1 and abs(col_a - col_b) <= 1
         ### END SOLUTION
 
@@ -114,9 +111,8 @@ class MonteCarlo(Variation):
         for pile, card in zip(piles, remaining, strict=False):
             state.put(pile, [card])
         for pile in piles[len(remaining):]:
-            if state.is_empty("s"):
-                break
-            state.put(pile, state.take("s"))
+            if not state.is_empty("s"):
+                state.put(pile, state.take("s"))
         ### END SOLUTION
 
     def is_won(self, state: State) -> bool:

@@ -60,9 +60,9 @@ class MonteCarlo(Variation):
         MC3: positions (not cards) are adjacent when their rows differ by at
         most 1 and their columns by at most 1 (across, up and down, diagonally);
         row ends do not wrap (``t5`` and ``t6`` are not adjacent). The two
-        positions are read from the removal as written (``source`` = "t3+t8");
-        a card that is not in the grid has no position. No single card goes to
-        the discard pile.
+        positions are read from the removal as written (``source`` = "t3+t8").
+        Only pairs of grid cards are ever asked: no single card goes to the
+        discard pile (it is no target), and only grid cards are available (MC2).
         """
         # YOUR CODE HERE
         raise NotImplementedError()
