@@ -44,13 +44,14 @@ class MonteCarlo(Variation):
         ### END SOLUTION
 
     def can_pick_up(self, state: State, pile: str, count: int) -> bool:
-        """MC2, MC1: every grid card is available, one at a time (to be paired).
+        """MC2, MC1: every grid card is available (to be paired); a position holds
+        one card at most, so only ``count`` 1 is ever asked of it.
 
         The stock is not available, and cards on the discard pile are out of
         play (X9).
         """
         ### BEGIN SOLUTION
-        return count == 1 and self.kind(pile) == TABLEAU
+        return self.kind(pile) == TABLEAU
         ### END SOLUTION
 
     def foundation_accepts(

@@ -43,7 +43,8 @@ class MonteCarlo(Variation):
         raise NotImplementedError()
 
     def can_pick_up(self, state: State, pile: str, count: int) -> bool:
-        """MC2, MC1: every grid card is available, one at a time (to be paired).
+        """MC2, MC1: every grid card is available (to be paired); a position holds
+        one card at most, so only ``count`` 1 is ever asked of it.
 
         The stock is not available, and cards on the discard pile are out of
         play (X9).
