@@ -23,4 +23,5 @@ VARIATIONS = (
     "patriarchs",
     "puss_in_corner",
     "nivernaise",
+    "monte_carlo",
 )

@@ -49,7 +49,7 @@ from typing import Any
 from .ahead import Ahead, Item
 from .errors import InvalidNotation
 from .moves import MOVE, REMOVE, parse_move
-from .piles import DISCARD, FOUNDATION_KINDS
+from .piles import DISCARD, FOUNDATION_KINDS, PREFIX
 from .protocol import ACCEPT_METHODS, Worker, WorkerError
 from .state import parse_state
 from .traces import state_text
@@ -434,7 +434,7 @@ class Replay:
             return "special_moves", f"your code lists {text!r}, which is not a move"
         targets = self.trace["targets"]
         if move.kind == REMOVE:
-            discard = next((p for p, kind in targets.items() if kind == DISCARD), None)
+            discard = _discard_pile(targets, before)
             if discard is None:
                 return "special_moves", f"your code lists {text!r}, but this game has no removals"
             pickups, target, source = [(p, 1) for p in move.args], discard, text
@@ -443,7 +443,11 @@ class Replay:
         else:
             return "special_moves", f"{text} should be {verdict} here ({yours}): check special_moves()"
         asked = True  # whether the engine went on to ask the accept method
+        wrong: tuple[str, str] | None = None
+        # every pile of a removal is asked (as _blame_calls announced), even after a wrong answer
         for pile, count in pickups:
+            if "can_pick_up" in self.dead:
+                break
             known = step["pickups"].get(pile, "")
             expected_pick = count <= len(known) and known[count - 1] == "1"
             subject = f"can_pick_up({pile}, {count})"
@@ -452,13 +456,17 @@ class Replay:
             except WorkerError as error:
                 self._note_failure(error, "can_pick_up")
                 self._restore(before, error)
-                return "can_pick_up", self._error_message(error, subject)
+                wrong = wrong or ("can_pick_up", self._error_message(error, subject))
+                continue
             if picked != expected_pick:
-                return "can_pick_up", (f"{text} should be {verdict} here ({yours}): {subject} should "
-                                       f"return {_yes(expected_pick)}, your code returned {_yes(picked)}")
+                wrong = wrong or ("can_pick_up", (
+                    f"{text} should be {verdict} here ({yours}): {subject} should "
+                    f"return {_yes(expected_pick)}, your code returned {_yes(picked)}"))
             asked = asked and picked
+        if wrong is not None:
+            return wrong
         piles = parse_state(before).piles
-        if targets[target] in FOUNDATION_KINDS:
+        if move.kind == REMOVE or targets[target] in FOUNDATION_KINDS:
             method = "foundation_accepts"
         else:
             method = "tableau_accepts" if piles.get(target) else "space_accepts"
@@ -553,6 +561,16 @@ def replay(trace: dict[str, Any], worker: WorkerSource, name: str | None = None,
 
     ``batch``: send each round's requests ahead in one batch; ``dead``: see the module docstring."""
     return Replay(trace, worker, name, batch, dead).checks()
+
+
+def _discard_pile(targets: dict[str, str], state: str) -> str | None:
+    """The pile removals go to: the discard pile among the targets (Pyramid's ``d`` takes a
+    king alone), else the layout's discard pile ``d``, which a trace's ``targets`` omit when
+    it is no target (Monte Carlo, Nestor); None when the game has none."""
+    named = next((pile for pile, kind in targets.items() if kind == DISCARD), None)
+    if named is not None:
+        return named
+    return PREFIX[DISCARD] if PREFIX[DISCARD] in parse_state(state).piles else None
 
 
 def _blame_calls(texts: list[str], targets: dict[str, str]) -> list[dict[str, Any]]:
