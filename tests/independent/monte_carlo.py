@@ -80,7 +80,9 @@ class MonteCarlo(Variation):
         if not all(filled) and not state.is_empty("s"):
             return [action("deal")]
         last_card = max((i for i, full in enumerate(filled) if full), default=-1)
-        if any(not full for full in filled[:last_card]):
+        # (an empty grid has no card behind a gap: slicing to -1 once said otherwise, found by
+        # the differential test on a won game)
+        if last_card >= 0 and any(not full for full in filled[:last_card]):
             return [action("deal")]
         return []
 
