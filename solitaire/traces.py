@@ -58,7 +58,7 @@ from typing import Any
 
 from .cards import parse_card
 from .errors import InvalidNotation, SolitaireError
-from .moves import MOVE, parse_move
+from .moves import MOVE, REMOVE, parse_move
 from .protocol import ACCEPT_METHODS, PROBE_METHODS
 from .state import parse_state
 from .variation import RULE_METHODS
@@ -223,8 +223,8 @@ def _check_step(step: dict[str, Any], at: str, where: str, parse_checked: Callab
             raise fail(str(error)) from None
         if str(move) != step["move"]:
             raise fail(f"move {step['move']!r} is not in canonical notation ({move})")
-        if not step["action"] and move.kind != MOVE:
-            raise fail(f"{move} is not a card move; mark it as an action")
+        if not step["action"] and move.kind not in (MOVE, REMOVE):
+            raise fail(f"{move} is not a card move or a removal; mark it as an action")
         legal_action = step["legal"] and step["action"]
         if step["legal"] != ("state" in step):
             raise fail("a legal move needs 'state'; an illegal one has none")

@@ -121,3 +121,21 @@ def test_the_probe_table_asks_foundation_accepts_of_each_available_pair(toy: tup
     probes = facts.component_probes(variation, state, "s+t3")
     assert {(p.method, p.args[0]) for p in probes} >= {("can_pick_up", "s"), ("can_pick_up", "t3"),
                                                        ("foundation_accepts", "d")}
+
+
+def test_a_trace_with_a_removal_is_valid_and_replays_clean(toy: tuple[Pairs, State]) -> None:
+    """A removal step is recorded as a move (not an action); the validator must accept it
+    and a correct implementation must replay it without a failure."""
+    from grader.traces.builder import TraceBuilder
+    from solitaire.protocol import LocalWorker
+    from solitaire.replay import failures
+    from solitaire.traces import validate
+
+    variation, state = toy
+    builder = TraceBuilder(variation, "removal", state=state)
+    assert builder.play("s+t3") and builder.play("t2>d")
+    trace = builder.result()
+    step = trace["steps"][0]
+    assert (step["move"], step["action"], step["legal"]) == ("s+t3", False, True)
+    validate(trace, "pairs/removal")
+    assert failures(trace, lambda: LocalWorker(Pairs())) == []
