@@ -111,13 +111,13 @@ class Pyramid(Variation):
     def tableau_accepts(self, state: State, pile: str, cards: tuple[Card, ...], source: str) -> bool:
         """Tightened PY1: nothing is built on the pyramid; only removals and ``s>w`` move cards."""
         ### BEGIN SOLUTION
-        return False
+        return False  # whatever the cards
         ### END SOLUTION
 
     def space_accepts(self, state: State, pile: str, cards: tuple[Card, ...], source: str) -> bool:
         """Tightened PY1: an emptied pyramid position stays empty; it takes no card."""
         ### BEGIN SOLUTION
-        return False
+        return False  # whatever the source
         ### END SOLUTION
 
     def special_moves(self, state: State) -> list[Move]:
