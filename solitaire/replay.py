@@ -442,17 +442,25 @@ class Replay:
             pickups, target, source = [(move.source, move.count)], move.target, move.source
         else:
             return "special_moves", f"{text} should be {verdict} here ({yours}): check special_moves()"
-        asked = True  # whether the engine went on to ask the accept method
+        # every pile's can_pick_up is asked before any is judged: the plan sent ahead
+        # (_blame_calls) queued one call per pile of a removal, in order
+        answers: list[tuple[str, bool, bool | WorkerError]] = []
         for pile, count in pickups:
             known = step["pickups"].get(pile, "")
-            expected_pick = count <= len(known) and known[count - 1] == "1"
             subject = f"can_pick_up({pile}, {count})"
             try:
-                picked = self._io.call("can_pick_up", [pile, count])
+                picked: bool | WorkerError = self._io.call("can_pick_up", [pile, count])
             except WorkerError as error:
                 self._note_failure(error, "can_pick_up")
                 self._restore(before, error)
-                return "can_pick_up", self._error_message(error, subject)
+                picked = error
+            answers.append((subject, count <= len(known) and known[count - 1] == "1", picked))
+            if isinstance(picked, WorkerError) and "can_pick_up" in self.dead:
+                break  # the calls still queued were dropped with the dead method
+        asked = True  # whether the engine went on to ask the accept method
+        for subject, expected_pick, picked in answers:
+            if isinstance(picked, WorkerError):
+                return "can_pick_up", self._error_message(picked, subject)
             if picked != expected_pick:
                 return "can_pick_up", (f"{text} should be {verdict} here ({yours}): {subject} should "
                                        f"return {_yes(expected_pick)}, your code returned {_yes(picked)}")
