@@ -49,7 +49,7 @@ from typing import Any
 from .ahead import Ahead, Item
 from .errors import InvalidNotation
 from .moves import MOVE, REMOVE, parse_move
-from .piles import DISCARD, FOUNDATION_KINDS
+from .piles import DISCARD, FOUNDATION_KINDS, PREFIX
 from .protocol import ACCEPT_METHODS, Worker, WorkerError
 from .state import parse_state
 from .traces import state_text
@@ -434,7 +434,10 @@ class Replay:
             return "special_moves", f"your code lists {text!r}, which is not a move"
         targets = self.trace["targets"]
         if move.kind == REMOVE:
-            discard = next((p for p, kind in targets.items() if kind == DISCARD), None)
+            # the discard pile is among the targets only where a card may go there alone
+            # (Pyramid's kings); elsewhere (Nestor) it is the layout's pile named d
+            named = PREFIX[DISCARD] if PREFIX[DISCARD] in parse_state(before).piles else None
+            discard = next((p for p, kind in targets.items() if kind == DISCARD), named)
             if discard is None:
                 return "special_moves", f"your code lists {text!r}, but this game has no removals"
             pickups, target, source = [(p, 1) for p in move.args], discard, text
@@ -466,7 +469,7 @@ class Replay:
                                        f"return {_yes(expected_pick)}, your code returned {_yes(picked)}")
             asked = asked and picked
         piles = parse_state(before).piles
-        if targets[target] in FOUNDATION_KINDS:
+        if move.kind == REMOVE or targets[target] in FOUNDATION_KINDS:
             method = "foundation_accepts"
         else:
             method = "tableau_accepts" if piles.get(target) else "space_accepts"
