@@ -109,7 +109,7 @@ class Nestor(Variation):
 
     def after_move(self, state: State, move: Move) -> None:
         """X4: after every move the new top hand card is turned face up; the rest of
-        the hand stays face down. Nothing else happens: empty columns stay empty (NE4).
+        the hand stays face down. Nothing else happens by itself.
         """
         ### BEGIN SOLUTION
         state.turn_up("s")
