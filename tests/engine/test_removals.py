@@ -141,7 +141,8 @@ def test_a_trace_with_a_removal_is_valid_and_replays_clean(toy: tuple[Pairs, Sta
     assert failures(trace, lambda: LocalWorker(Pairs())) == []
 
 
-def test_the_replay_blames_can_pick_up_for_a_removal_without_losing_its_plan(toy: tuple[Pairs, State]) -> None:
+def test_the_replay_blames_can_pick_up_for_a_removal_without_losing_its_plan(
+        toy: tuple[Pairs, State]) -> None:
     """A removal names two piles: the replay's blame must ask can_pick_up of both (the plan it
     sent ahead queued both calls) before judging, even when the first answer is already wrong."""
     from grader.traces.builder import TraceBuilder
@@ -181,4 +182,5 @@ def test_the_replay_blames_the_pairing_rule_where_the_discard_pile_is_no_target(
     builder.play("t1+t3", full=True)
     problems = failures(builder.result(), lambda: LocalWorker(NoPairs()))
     assert problems and {p.category for p in problems} == {"foundation_accepts"}
-    assert any("foundation_accepts(d, [5C 5H], source s+t1) should return True" in p.message for p in problems)
+    wanted = "foundation_accepts(d, [5C 5H], source s+t1) should return True"
+    assert any(wanted in p.message for p in problems)

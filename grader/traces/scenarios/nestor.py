@@ -33,6 +33,7 @@ COLUMNS = tuple(f"t{i}" for i in range(1, 9))
 ORDER = ("s", "w") + COLUMNS  # X9's canonical order
 TURN = card_move("s", "w")
 HAND = 4
+SUIT_PAIRS = ((SUITS[0], SUITS[1]), (SUITS[2], SUITS[3]))  # two pairs of each rank
 
 DEAL_RULINGS = rulings("NE1", "X3")  # the rulings of the deal, named by the generic deal traces
 
@@ -53,12 +54,13 @@ def _hand_line(cards: list[str]) -> str:
 def won_state(kit: Kit, rng: Rng, leftover: int) -> State:
     """The columns cleared: ``leftover`` ranks (two cards each) split between the hand and
     the dead waste, every other card on the discard pile in pairs of equal rank."""
-    pairs = [(Card(rank, a), Card(rank, b)) for rank in range(ACE, KING + 1) for a, b in (SUITS[:2], SUITS[2:])]
+    pairs = [(Card(rank, a), Card(rank, b)) for rank in range(ACE, KING + 1) for a, b in SUIT_PAIRS]
     rng.shuffle(pairs)
     kept = [card for pair in pairs[:leftover] for card in pair]
     rng.shuffle(kept)
     cut = rng.below(len(kept) + 1)
-    discard = [card for pair in pairs[leftover:] for card in (pair if rng.chance(0.5) else pair[::-1])]
+    discard = [card for pair in pairs[leftover:]
+               for card in (pair if rng.chance(0.5) else pair[::-1])]
     return kit.position("\n".join([
         _hand_line([str(c) for c in kept[:cut]]),
         "w: " + " ".join(str(c) for c in kept[cut:]),
@@ -187,8 +189,8 @@ def build(kit: Kit) -> None:
     state = position(kit, {"t3": "8C", "t7": "8H", "s": "5S 5C", "w": "4D"})
     scripted(kit, "won-hand-left", state, ["t7+t3", "t3+t7", "s>w", "s>w", "s>w"],
              rulings=rulings("NE5", "NE3"),
-             description="NE5: t7+t3 is a reversed spelling; the last pair t3+t7 clears the columns: won with two "
-             "cards left in the hand; "
+             description="NE5: t7+t3 is a reversed spelling; the last pair t3+t7 clears the columns: "
+             "won with two cards left in the hand; "
              "s>w stays legal after the win while the hand has cards (tightened NE2)")
     state = position(kit, {"t2": "KD", "t5": "KH", "w": "9C AH"})
     scripted(kit, "hand-exhausted", state, ["s>w", "w+t2", "t2+t5", "s>w"],

@@ -134,7 +134,7 @@ class BackwardWalk:
 
     def _unredeal(self) -> tuple[State, Move] | None:
         left = self.state.counters["redeals"]
-        if left >= self.state.option("redeals") or not self.state.is_empty("w"):
+        if left >= int(self.state.option("redeals")) or not self.state.is_empty("w"):
             return None
         new = self.state.copy()
         stock = new.take("s", len(new.piles["s"]))
