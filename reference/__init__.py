@@ -24,4 +24,6 @@ VARIATIONS = (
     "puss_in_corner",
     "nivernaise",
     "monte_carlo",
+    "pyramid",
+    "nestor",
 )

@@ -139,3 +139,48 @@ def test_a_trace_with_a_removal_is_valid_and_replays_clean(toy: tuple[Pairs, Sta
     assert (step["move"], step["action"], step["legal"]) == ("s+t3", False, True)
     validate(trace, "pairs/removal")
     assert failures(trace, lambda: LocalWorker(Pairs())) == []
+
+
+def test_the_replay_blames_can_pick_up_for_a_removal_without_losing_its_plan(
+        toy: tuple[Pairs, State]) -> None:
+    """A removal names two piles: the replay's blame must ask can_pick_up of both (the plan it
+    sent ahead queued both calls) before judging, even when the first answer is already wrong."""
+    from grader.traces.builder import TraceBuilder
+    from solitaire.protocol import LocalWorker
+    from solitaire.replay import failures
+
+    class StockUnavailable(Pairs):
+        def can_pick_up(self, state: State, pile: str, count: int) -> bool:
+            return pile != "s" and super().can_pick_up(state, pile, count)
+
+    variation, state = toy
+    builder = TraceBuilder(variation, "blame", state=state)
+    builder.play("t1+t3", full=True)
+    problems = failures(builder.result(), lambda: LocalWorker(StockUnavailable()))
+    assert problems and {p.category for p in problems} == {"can_pick_up"}
+    assert any("can_pick_up(s, 1) should return True" in p.message for p in problems)
+
+
+def test_the_replay_blames_the_pairing_rule_where_the_discard_pile_is_no_target() -> None:
+    """Where nothing goes to ``d`` alone (Nestor), ``d`` is not among a trace's targets: the
+    blame of a removal must still find it, ask the queued can_pick_up calls and name
+    foundation_accepts."""
+    from grader.traces.builder import TraceBuilder
+    from solitaire.protocol import LocalWorker
+    from solitaire.replay import failures
+
+    class PairsOnly(Pairs):
+        layout = Layout(numbered(TABLEAU, 4), single(DISCARD), single(STOCK))
+
+    class NoPairs(PairsOnly):
+        def foundation_accepts(self, state: State, foundation: str, cards: tuple[Card, ...],
+                               source: str) -> bool:
+            return False
+
+    builder = TraceBuilder(PairsOnly(), "no-target", state=parse_state(POSITION))
+    assert "d" not in builder.trace["targets"]
+    builder.play("t1+t3", full=True)
+    problems = failures(builder.result(), lambda: LocalWorker(NoPairs()))
+    assert problems and {p.category for p in problems} == {"foundation_accepts"}
+    wanted = "foundation_accepts(d, [5C 5H], source s+t1) should return True"
+    assert any(wanted in p.message for p in problems)
