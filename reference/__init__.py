@@ -14,4 +14,5 @@ VARIATIONS = (
     "scorpion",
     "maria",
     "number_ten",
+    "miss_milligan",
 )
