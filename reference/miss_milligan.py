@@ -25,11 +25,6 @@ FOUNDATIONS = 8
 DEAL = action("deal")
 
 
-def _fits(card: Card, below: Card) -> bool:
-    """Whether ``card`` packs onto ``below``: one rank lower, the other colour."""
-    return card.color != below.color and card.rank == below.rank - 1
-
-
 class MissMilligan(Variation):
     name = "miss_milligan"
     title = "Miss Milligan"
@@ -77,7 +72,9 @@ class MissMilligan(Variation):
         if kind != TABLEAU:
             return False
         cards = state[pile].cards[-count:]
-        return all(_fits(upper, lower) for lower, upper in pairwise(cards))
+        return all(
+            upper.color != lower.color and upper.rank == lower.rank - 1 for lower, upper in pairwise(cards)
+        )
         ### END SOLUTION
 
     def foundation_accepts(
@@ -110,8 +107,9 @@ class MissMilligan(Variation):
         ### BEGIN SOLUTION
         if self.kind(pile) == RESERVE:
             return bool(state.option("reserve_stacking")) and state.is_empty("s")
+        head, *_ = cards
         *_, top = state[pile].cards
-        return _fits(cards[0], top)
+        return head.color != top.color and head.rank == top.rank - 1
         ### END SOLUTION
 
     def space_accepts(self, state: State, pile: str, cards: tuple[Card, ...], source: str) -> bool:
