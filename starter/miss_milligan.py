@@ -28,11 +28,6 @@ FOUNDATIONS = 8
 DEAL = action("deal")
 
 
-def _fits(card: Card, below: Card) -> bool:
-    """Whether ``card`` packs onto ``below``: one rank lower, the other colour."""
-    return card.color != below.color and card.rank == below.rank - 1
-
-
 class MissMilligan(Variation):
     name = "miss_milligan"
     title = "Miss Milligan"
