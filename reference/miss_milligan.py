@@ -53,8 +53,9 @@ class MissMilligan(Variation):
         waste; the reserve starts empty.
         """
         ### BEGIN SOLUTION
-        for pile, card in zip(self.piles(TABLEAU), cards[:PILES], strict=True):
-            state.put(pile, [card])
+        piles = self.piles(TABLEAU)
+        for index, card in enumerate(cards[:PILES]):
+            state.put(piles[index], [card])
         state.put("s", reversed(cards[PILES:]), face_up=False)
         ### END SOLUTION
 
@@ -139,10 +140,9 @@ class MissMilligan(Variation):
         deals as far as they go, from ``t1``.
         """
         ### BEGIN SOLUTION
-        for pile in self.piles(TABLEAU):
-            if state.is_empty("s"):
-                break
-            state.put(pile, state.take("s"))
+        piles = self.piles(TABLEAU)
+        for index in range(min(PILES, len(state["s"]))):
+            state.put(piles[index], state.take("s"))
         ### END SOLUTION
 
     def is_won(self, state: State) -> bool:
