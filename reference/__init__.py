@@ -15,4 +15,5 @@ VARIATIONS = (
     "maria",
     "number_ten",
     "miss_milligan",
+    "mount_olympus",
 )
