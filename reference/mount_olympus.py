@@ -48,11 +48,12 @@ class MountOlympus(Variation):
         foundations = self.piles(FOUNDATION)
         aces = [c for c in cards if c.rank == ACE]
         twos = [c for c in cards if c.rank == TWO]
-        for foundation, card in zip(foundations, aces + twos, strict=True):
-            state.put(foundation, [card])
+        for index, card in enumerate(aces + twos):
+            state.put(foundations[index], [card])
         rest = [c for c in cards if c.rank > TWO]
-        for pile, card in zip(self.piles(TABLEAU), rest[:PILES], strict=True):
-            state.put(pile, [card])
+        piles = self.piles(TABLEAU)
+        for index, card in enumerate(rest[:PILES]):
+            state.put(piles[index], [card])
         state.put("s", reversed(rest[PILES:]), face_up=False)
         ### END SOLUTION
 
