@@ -26,4 +26,6 @@ VARIATIONS = (
     "monte_carlo",
     "pyramid",
     "nestor",
+    "miss_milligan",
+    "mount_olympus",
 )
