@@ -78,8 +78,9 @@ class MountOlympus(Variation):
         raise NotImplementedError()
 
     def space_accepts(self, state: State, pile: str, cards: tuple[Card, ...], source: str) -> bool:
-        """MO5, MO4: a space exists only once the stock is empty (before, MO4
-        refills it at once); it takes any tableau top card or group (X8)."""
+        """MO5, MO4: once the stock is empty, a space takes any tableau top card or
+        group (X8). While the stock has cards a space takes nothing: MO4 refills it
+        at once, so play never offers one."""
         # YOUR CODE HERE
         raise NotImplementedError()
 
