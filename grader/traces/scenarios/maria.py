@@ -13,14 +13,13 @@ The two-letter ruling ids (``MA5``) are named in the descriptions; a trace's
 
 from __future__ import annotations
 
-from solitaire.cards import Card
 from solitaire.moves import card_move
 from solitaire.state import State
 
 from ..build import Kit
 from ..builder import Rng
 from .common import mine, near_won, scripted, stock_play_scatter, turn_up_stock
-from .seed001 import rulings, won_state
+from .seed001 import rulings, to_waste, won_state
 
 PILES = tuple(f"t{i}" for i in range(1, 10))
 DISCARD = card_move("s", "w")
@@ -32,9 +31,7 @@ scatter = stock_play_scatter(PILES)
 finish = turn_up_stock
 
 
-def _to_waste(state: State, card: Card, rng: Rng) -> bool:
-    state.put("w", [card])
-    return True
+_to_waste = to_waste
 
 
 def _spaces(state: State) -> list[str]:

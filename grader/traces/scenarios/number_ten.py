@@ -15,15 +15,13 @@ The two-letter ruling ids (``NT3``) are named in the descriptions; a trace's
 from __future__ import annotations
 
 from solitaire import engine
-from solitaire.cards import Card
 from solitaire.moves import card_move
-from solitaire.piles import Pile
 from solitaire.state import State
 
 from ..build import Kit
 from ..builder import Rng
-from .common import mine, near_won, scripted, turn_up_stock
-from .seed001 import rulings, won_state
+from .common import mine, near_won, scripted
+from .seed001 import alternate_fits, building_scatter, half_hidden_finish, rulings, to_waste, won_state
 
 PILES = tuple(f"t{i}" for i in range(1, 11))
 DISCARD = card_move("s", "w")
@@ -31,45 +29,14 @@ DISCARD = card_move("s", "w")
 DEAL_RULINGS = rulings("NT1", "X3")  # the rulings of the deal, named by the generic deal traces
 
 
-def _fits(card: Card, top: Card | None) -> bool:
-    return top is not None and card.color != top.color and card.rank == top.rank - 1
+def make_scatter(share: float):  # noqa: ANN201 - a Scatter
+    """Cards off the foundations onto piles they pack onto (``share`` of the time), else anywhere."""
+    return building_scatter(PILES, share)
 
 
-def make_scatter(group_share: float):  # noqa: ANN201 - a Scatter
-    """Cards pulled off the foundations (highest first) go onto a pile they fit on, so that
-    groups form (``group_share`` of the time, when one fits), else onto a random pile,
-    the waste or the stock."""
-
-    def scatter(state: State, card: Card, rng: Rng) -> bool:
-        fitting = [p for p in PILES if _fits(card, state.piles[p].top)]
-        roll = rng.below(100) / 100
-        if fitting and roll < group_share:
-            state.put(rng.choice(fitting), [card])
-        elif roll < 0.75:
-            state.put(rng.choice(PILES), [card])
-        elif roll < 0.88:
-            state.put("w", [card])
-        else:
-            stock = state.piles["s"]
-            state.set_pile("s", Pile(stock.cards + (card,), len(stock.cards) + 1))
-        return True
-
-    return scatter
-
-
-def finish(state: State) -> None:
-    """The stock's top card face up, the rest face down; in a pile of four cards or more
-    the bottom card (six or more: the two bottom cards) face down, as dealt."""
-    turn_up_stock(state)
-    for pile in PILES:
-        cards = state.piles[pile].cards
-        if len(cards) >= 4:
-            state.set_pile(pile, Pile(cards, 1 if len(cards) < 6 else 2))
-
-
-def _to_waste(state: State, card: Card, rng: Rng) -> bool:
-    state.put("w", [card])
-    return True
+finish = half_hidden_finish(PILES)
+_fits = alternate_fits
+_to_waste = to_waste
 
 
 def _moves(kit: Kit, state: State) -> list:  # noqa: ANN401
