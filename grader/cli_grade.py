@@ -24,9 +24,11 @@ def register(subparsers: Any) -> None:
     grade = cli.add_command(
         subparsers, "grade", "grade one submission: results.json (Gradescope) and feedback.md",
         "Replay the hidden traces of the variation against SUBMISSION_DIR/<variation>.py\n"
-        "in the sandbox and score each rule category: its points (assignments/catalog.toml)\n"
-        "times the fraction of its checks passed. Writes OUT/results.json in Gradescope's\n"
-        "format (one test per rule category) and OUT/feedback.md. OUT must be new or empty.\n"
+        "in the sandbox and score it: each rule method's points (assignments/catalog.toml)\n"
+        "are split among its tests, one per ruling it implements and one for random play;\n"
+        "a test earns its share only when all its checks pass (docs/grading.md). Writes\n"
+        "OUT/results.json in Gradescope's format (one test per method and ruling) and\n"
+        "OUT/feedback.md. OUT must be new or empty.\n"
         "--worker local runs the code in the grader's own processes: for trusted code only.",
         ["solitaire grade ./alice --variation scorpion --out ./alice-results",
          "solitaire grade reference-copy/ --variation indian --out /tmp/out --worker local"],
