@@ -231,15 +231,19 @@ class Collector:
 
     def attempt(self, student: str, variation: str) -> Collected:
         """One student, retried when git fails (a fetch can race a push landing at that moment)."""
-        for attempt in range(1, FETCH_ATTEMPTS + 1):
-            try:
-                row = self.collect_one(student, variation)
-            except (git.GitError, OSError, tarfile.TarError, HostError) as error:
-                row = Collected(student, variation, "unreachable", reason=f"cannot collect: {error}")
-            if row.status != "unreachable" or attempt == FETCH_ATTEMPTS:
-                return row
+        row = self._collect_safely(student, variation)
+        for attempt in range(1, FETCH_ATTEMPTS):
+            if row.status != "unreachable":
+                break
             time.sleep(RETRY_PAUSE * attempt)
-        raise AssertionError("unreachable")  # the loop always returns
+            row = self._collect_safely(student, variation)
+        return row
+
+    def _collect_safely(self, student: str, variation: str) -> Collected:
+        try:
+            return self.collect_one(student, variation)
+        except (git.GitError, OSError, tarfile.TarError, HostError) as error:
+            return Collected(student, variation, "unreachable", reason=f"cannot collect: {error}")
 
     def run(self, progress: Callable[[Collected], None] | None = None) -> list[Collected]:
         self.ledger.collects.append(iso(self._now()))
