@@ -300,9 +300,14 @@ def run_grade(args: argparse.Namespace) -> int:
                                      console=Console(stderr=True), backend=args.backend, broker=args.broker)
     for student, reason in report.failed:
         cli.warn(f"{student}: grading failed: {reason}")
+    for student, reason in report.unpublished:
+        cli.warn(f"{student}: feedback not published: {reason}")
+    if report.republished:
+        print("feedback published again (a stopped run had not finished it): "
+              + ", ".join(report.republished))
     print(f"{len(report.graded)} graded, {len(report.already)} already graded, "
           f"{len(report.failed)} failed, {len(report.not_gradable)} with nothing to grade")
-    return ATTENTION if report.failed else 0
+    return ATTENTION if report.failed or report.unpublished else 0
 
 
 def run_worker(args: argparse.Namespace) -> int:

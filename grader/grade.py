@@ -38,6 +38,7 @@ from solitaire.variation import Variation
 from . import catalog, sanitize
 from . import rubric as rubrics
 from .feedback import feedback_markdown, rule_test_output
+from .lifeline import dies_with_this_process
 from .scoring import MethodScore, maximum, results_json, score_tests, total
 
 SUITE_DIR = Path(__file__).resolve().parent / "suite"
@@ -145,7 +146,8 @@ def run_suite(rules: Path, name: str, worker: str, work: Path, timeout: float,
     env["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
     try:
         process = subprocess.run(command, cwd=work, env=env, capture_output=True, text=True,
-                                 timeout=timeout, start_new_session=True)
+                                 timeout=timeout, start_new_session=True,
+                                 preexec_fn=dies_with_this_process())  # a killed grader takes it along
         output = process.stdout + process.stderr
     except subprocess.TimeoutExpired as expired:
         partial = expired.stdout.decode("utf-8", "replace") if isinstance(expired.stdout, bytes) else ""

@@ -32,12 +32,14 @@ from __future__ import annotations
 import datetime as dt
 import json
 import multiprocessing
+import os
 import re
 import shutil
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -48,6 +50,8 @@ from rich.console import Console
 
 from solitaire.errors import UserError
 
+from ..lifeline import Stopped, die_with_parent, grading_run, kill_pool_workers
+from . import faults, publication, storage
 from .assign import load_assignments, roster_by_id
 from .collect import Collected, read_collected
 from .config import CourseConfig
@@ -74,6 +78,8 @@ class GradeReport:
     failed: list[tuple[str, str]] = field(default_factory=list)
     not_gradable: list[Collected] = field(default_factory=list)
     run_id: str = ""
+    republished: list[str] = field(default_factory=list)  # feedback a stopped run had not published
+    unpublished: list[tuple[str, str]] = field(default_factory=list)  # (student, why it could not be)
 
 
 @dataclass
@@ -219,6 +225,9 @@ class ClassGrader:
                 config, self.grader, regrade, store, self.version
             )
             writes = self.gradebook_writes(store, gradable)
+            report.republished, report.unpublished = publication.heal(
+                store.connection, [(row.student, result) for row, result in writes.records],
+                config.feedback_dir, self.publish_feedback)
             if not tasks and is_current(store.gradebook_state(url), url, writes.digest):
                 progress.finish(f"nothing to grade: {len(report.already)} already graded with "
                                 f"{self.version}, {len(report.not_gradable)} with nothing to grade; "
@@ -301,7 +310,8 @@ class ClassGrader:
         context = multiprocessing.get_context("spawn")
         workers = max(1, min(jobs, len(tasks)))
         progress.phase(STARTING.format(jobs=workers))
-        with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        with ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=die_with_parent,
+                                 initargs=(os.getpid(),)) as pool, stop_on_error(pool):
             futures: dict[Future[GradeOutcome], GradeTask] = {pool.submit(grade_one, t): t for t in tasks}
             progress.phase(GRADING if attempt == 0 else f"{GRADING} (retry)", total=len(tasks))
             for future in as_completed(futures):
@@ -365,13 +375,28 @@ class ClassGrader:
             return
         result = self.to_result(outcome)
         store.put(result)  # first the store: it decides what is graded again
+        faults.checkpoint("stored")
         self.publish_feedback(task.student, Path(task.out_dir))
+        publication.record(store.connection, task.key, self.config.feedback_dir / task.student)
         report.graded.append(task.key)
         try:
             self.record(gradebook, rows[task.student], result)
         except Exception as error:  # noqa: BLE001 - stored; the next run writes the gradebook again
             report.failed.append((task.student, f"graded and stored, but not written to the gradebook: "
                                                 f"{type(error).__name__}: {error}"))
+
+
+@contextmanager
+def stop_on_error(pool: ProcessPoolExecutor) -> Iterator[None]:
+    """On an error (a full disk) no queued submission starts and those being graded finish; on a stop
+    (SIGTERM, Ctrl-C) the workers are killed, with everything they started."""
+    try:
+        yield
+    except BaseException as error:
+        pool.shutdown(wait=False, cancel_futures=True)
+        if isinstance(error, (Stopped, KeyboardInterrupt)):
+            kill_pool_workers()
+        raise
 
 
 def import_celery_app() -> ModuleType:
@@ -394,7 +419,8 @@ def grade_class(
     broker: str | None = None,
 ) -> GradeReport:
     """Grade the class (see the module docstring); one grading per course at a time."""
-    with course_lock(config.work_dir, "grade"):
+    with storage.guard(config.results_path, "grade"), course_lock(config.work_dir, "grade"), \
+            grading_run("course grade"):
         return ClassGrader(config, grader).run(jobs, regrade, console, backend=backend, broker=broker)
 
 
