@@ -21,6 +21,7 @@ from rich.text import Text
 
 from solitaire.errors import UserError
 
+from . import storage
 from .assign import load_assignments, roster_by_id
 from .collect import ATTENTION, Collected, read_collected
 from .config import CourseConfig
@@ -126,7 +127,8 @@ def recorded_scores(config: CourseConfig) -> dict[str, tuple[float, float]] | No
 def export_csv(config: CourseConfig, path: Path | None = None) -> tuple[Path, list[GradeRow]]:
     """Write the grades CSV (default ``grades.csv`` in the course directory)."""
     path = path or config.grades_path
-    rows = grade_rows(config)
+    with storage.guard(config.results_path, "export"):
+        rows = grade_rows(config)
     write_csv(path, GRADES_COLUMNS, [row.csv_row() for row in rows])
     return path, rows
 
