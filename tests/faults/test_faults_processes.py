@@ -19,9 +19,13 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from conftest import HERE, cli_env, solitaire
+from conftest import HERE, ROOT, cli_env, solitaire
 
-COURSE_GRADE_DEPTH = 3  # course grade > pool worker > hidden suite > sandbox launcher
+# The sandbox check of the command line starts a bwrap tree 3 deep before any grading (bwrap, its
+# init, the entry script); a grading's tree is deeper: for `course grade` pool worker > hidden suite >
+# bwrap > its init > the worker's entry script, for `solitaire grade` the same without the pool.
+COURSE_GRADE_DEPTH = 5
+GRADE_DEPTH = 4
 
 
 @pytest.fixture
@@ -73,4 +77,24 @@ def test_sigterm_of_course_grade_stops_everything_at_once_with_one_line(
     assert "solitaire: error: course grade stopped by SIGTERM; the results stored so far are kept" in stderr
     assert "Traceback" not in stderr
     assert report["alive"] == [], report["alive"]
+    assert list(private_tmp.iterdir()) == []
+
+
+def test_kill_9_of_solitaire_grade_takes_the_hidden_suite_along(private_tmp, tmp_path) -> None:
+    submission = tmp_path / "submission"
+    submission.mkdir()
+    shutil.copyfile(ROOT / "reference" / "scorpion.py", submission / "scorpion.py")
+    command = [sys.executable, "-m", "solitaire", "grade", str(submission), "--variation", "scorpion",
+               "--out", str(tmp_path / "out")]
+    report = kill_at_depth("SIGKILL", GRADE_DEPTH, command, private_tmp, tmp_path / "stderr")
+    assert report["reached"], report
+    assert report["returncode"] == -signal.SIGKILL
+    assert report["alive"] == [], report["alive"]
+    assert [p.name for p in private_tmp.iterdir()]
+
+    empty = tmp_path / "empty"  # the next grading (no rules file: nothing runs) sweeps the dead folder
+    empty.mkdir()
+    nothing = solitaire("grade", str(empty), "--variation", "scorpion", "--out", str(tmp_path / "out2"),
+                        env=cli_env(TMPDIR=str(private_tmp)))
+    assert nothing.returncode == 0, nothing.stderr
     assert list(private_tmp.iterdir()) == []
