@@ -104,7 +104,8 @@ def run_grade(args: argparse.Namespace) -> int:
 
         # fails closed (WeakSandboxRefused: one line, status 2) before anything is graded
         print(f"solitaire: {layer_line(require_sandbox(args.allow_weak_sandbox))}", file=sys.stderr)
-    with grading_run("solitaire grade"):  # a kill takes the hidden suite along; no temp folder stays
+    # a kill takes the hidden suite along; no temporary folder stays
+    with grading_run("solitaire grade", f"nothing was written to {args.out}: run it again"):
         results = grade_submission(submission, variation, Path(args.out), worker=args.worker)
     maximum = sum(t["max_score"] for t in results["tests"])
     for test in results["tests"]:

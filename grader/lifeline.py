@@ -128,16 +128,16 @@ def run_folder() -> Iterator[Path]:
 
 
 @contextmanager
-def stop_on_sigterm(what: str) -> Iterator[None]:
-    """SIGTERM raises :class:`Stopped` (in the main thread only; elsewhere nothing changes)."""
+def stop_on_sigterm(what: str, after: str) -> Iterator[None]:
+    """SIGTERM raises :class:`Stopped`, "``what`` stopped by SIGTERM; ``after``" (in the main thread
+    only; elsewhere nothing changes)."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
 
     def stop(signum: int, frame: FrameType | None) -> None:
         signal.signal(signal.SIGTERM, signal.SIG_IGN)  # once: the cleanup must not be interrupted
-        raise Stopped(f"{what} stopped by SIGTERM; the results stored so far are kept: run it again "
-                      "to grade the rest")
+        raise Stopped(f"{what} stopped by SIGTERM; {after}")
 
     previous = signal.signal(signal.SIGTERM, stop)
     try:
@@ -156,7 +156,7 @@ def kill_pool_workers() -> None:
 
 
 @contextmanager
-def grading_run(what: str) -> Iterator[Path]:
+def grading_run(what: str, after: str) -> Iterator[Path]:
     """A grading run: :func:`stop_on_sigterm` and :func:`run_folder` together."""
-    with stop_on_sigterm(what), run_folder() as folder:
+    with stop_on_sigterm(what, after), run_folder() as folder:
         yield folder

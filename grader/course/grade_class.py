@@ -420,7 +420,7 @@ def grade_class(
 ) -> GradeReport:
     """Grade the class (see the module docstring); one grading per course at a time."""
     with storage.guard(config.results_path, "grade"), course_lock(config.work_dir, "grade"), \
-            grading_run("course grade"):
+            grading_run("course grade", "the results stored so far are kept: run it again to grade the rest"):
         return ClassGrader(config, grader).run(jobs, regrade, console, backend=backend, broker=broker)
 
 

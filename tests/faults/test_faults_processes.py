@@ -50,6 +50,7 @@ def grade_command(course) -> list[str]:
     return [sys.executable, "-m", "solitaire", "course", "grade", str(course.directory), "--jobs", "1"]
 
 
+@pytest.mark.slow  # a minute on a busy machine; the fast test of the suite's death: solitaire grade below
 def test_kill_9_of_course_grade_leaves_no_grading_process_and_the_next_run_sweeps(
         collected_course, private_tmp, tmp_path) -> None:
     course = collected_course(["ada"])
@@ -66,6 +67,7 @@ def test_kill_9_of_course_grade_leaves_no_grading_process_and_the_next_run_sweep
     assert list(private_tmp.iterdir()) == []  # the dead run's folder and this run's own are gone
 
 
+@pytest.mark.slow  # the same on SIGTERM; fast: test_sigterm_of_solitaire_grade_stops_the_suite_...
 def test_sigterm_of_course_grade_stops_everything_at_once_with_one_line(
         collected_course, private_tmp, tmp_path) -> None:
     course = collected_course(["ada"])
@@ -97,4 +99,22 @@ def test_kill_9_of_solitaire_grade_takes_the_hidden_suite_along(private_tmp, tmp
     nothing = solitaire("grade", str(empty), "--variation", "scorpion", "--out", str(tmp_path / "out2"),
                         env=cli_env(TMPDIR=str(private_tmp)))
     assert nothing.returncode == 0, nothing.stderr
+    assert list(private_tmp.iterdir()) == []
+
+
+def test_sigterm_of_solitaire_grade_stops_the_suite_and_removes_its_folders(private_tmp, tmp_path) -> None:
+    submission = tmp_path / "submission"
+    submission.mkdir()
+    shutil.copyfile(ROOT / "reference" / "scorpion.py", submission / "scorpion.py")
+    command = [sys.executable, "-m", "solitaire", "grade", str(submission), "--variation", "scorpion",
+               "--out", str(tmp_path / "out")]
+    report = kill_at_depth("SIGTERM", GRADE_DEPTH, command, private_tmp, tmp_path / "stderr")
+    assert report["reached"], report
+    stderr = (tmp_path / "stderr").read_text()
+    assert report["returncode"] == 2, stderr
+    out = tmp_path / "out"
+    assert f"solitaire: error: solitaire grade stopped by SIGTERM; nothing was written to {out}" in stderr
+    assert "Traceback" not in stderr
+    assert not (tmp_path / "out" / "results.json").exists()
+    assert report["alive"] == [], report["alive"]
     assert list(private_tmp.iterdir()) == []
