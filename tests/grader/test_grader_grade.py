@@ -204,7 +204,7 @@ def test_points_are_split_in_hundredths_that_add_up():
 @pytest.mark.parametrize(("text", "status"), [
     ("from solitaire.variation import Variation\nclass X(Variation:\n    pass\n", "syntax-error"),
     ("import no_such_module_here\n", "import-error"),
-    ("x = 1\n", "no-variation"),
+    ("x = 1\n", "no-variation-class"),
 ])
 def test_a_file_that_cannot_be_loaded_is_said_once_with_its_status(tmp_path, text, status):
     (tmp_path / "sub").mkdir()
