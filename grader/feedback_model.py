@@ -171,8 +171,8 @@ def failure(check: dict[str, Any]) -> dict[str, Any]:
         "board": board(before) if before is not None else None,
         "move": str(check.get("move") or ""),
         "asked_before_move": kind in ("probe", "moves"),
-        "answer": {"expected": answer(expected), "actual": answer(actual) if actual is not None else "no answer"}
-        if shows_answer else None,
+        "answer": {"expected": answer(expected),
+                   "actual": answer(actual) if actual is not None else "no answer"} if shows_answer else None,
         "message": str(check.get("message") or "a different answer"),
         "why": why(expected, actual),
         "replay": before_text.rstrip("\n") if before_text and kind != "deal" else "",

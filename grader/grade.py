@@ -38,9 +38,8 @@ from solitaire.replay import Summary, WorkerSource, replay
 from solitaire.traces import load_dir
 from solitaire.variation import Variation
 
-from . import catalog, sanitize
+from . import catalog, feedback_model, feedback_render, sanitize
 from . import rubric as rubrics
-from . import feedback_model, feedback_render
 from .feedback import rule_test_output
 from .load_status import headline_for_load, missing_file_headline
 from .scoring import MethodScore, maximum, results_json, score_tests, total
@@ -210,9 +209,9 @@ def grade_submission(
             elif found.get("sandbox", {}).get("failed"):
                 counts, status = found, "internal-error"
                 internal_error = "the sandbox could not start the worker\n" + output[-4000:]
-                notes.append(feedback_model.note("The grader's sandbox could not run your code (not a problem of "
-                                                 "your code); your instructor has been told. The score below "
-                                                 "is not final."))
+                notes.append(feedback_model.note(
+                    "The grader's sandbox could not run your code (not a problem of your code); your "
+                    "instructor has been told. The score below is not final."))
             elif load:
                 counts = found
                 status, headline = headline_for_load(rules.name, load)

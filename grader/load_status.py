@@ -37,7 +37,8 @@ def missing_file_headline(submission: Path, expected: str) -> dict[str, str]:
     if not found:
         return note(f"Your submission has no file {expected}, so nothing could be graded: {where} "
                     "(no .py file was found there).")
-    shown = found[:MAX_LISTED] + ([f"... ({len(found) - MAX_LISTED} more)"] if len(found) > MAX_LISTED else [])
+    more = [f"... ({len(found) - MAX_LISTED} more)"] if len(found) > MAX_LISTED else []
+    shown = found[:MAX_LISTED] + more
     return note(f"Your submission has no file {expected}, so nothing could be graded: {where}; "
                 "the .py files found there are", sanitize.text(", ".join(shown), 500))
 
