@@ -62,7 +62,8 @@ def _tree_digest(paths: list[Path]) -> str:
 
 
 #: what decides a grade of the sandboxed grader, relative to the grader package
-GRADING_PARTS = ("grade.py", "scoring.py", "feedback.py", "catalog.py", "suite", "sandbox", "traces")
+GRADING_PARTS = ("grade.py", "scoring.py", "feedback.py", "feedback_model.py", "feedback_render.py",
+                 "load_status.py", "templates", "catalog.py", "suite", "sandbox", "traces")
 
 
 def sandbox_version() -> str:
