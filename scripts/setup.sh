@@ -2,7 +2,8 @@
 # Sets up everything Solitaire Lab needs on a fresh Debian machine: the system
 # packages (bubblewrap for the sandbox, git, redis-server for the Celery grading
 # backend and its test, chromium for the browser tests of the HTML pages), a
-# virtual environment in .venv and the project with its dev extras. Safe to run again: it only adds what is missing.
+# virtual environment in .venv and the project with its dev extras. Safe to run
+# again: it only adds what is missing.
 #
 # Output: one line per step ("setup: [N/3] what ... result"), the slow ones say
 # so up front; apt and pip keep quiet unless they fail (pip's log: .venv/setup-pip.log).
