@@ -193,3 +193,17 @@ def test_a_not_run_feedback_says_its_headline_once_in_both_formats(buggy_model):
     assert text.count("could not be used") == 1 and page.count("could not be used") == 1
     assert "### FAILED" not in text and "<details" not in page and '<figure class="board"' not in page
     assert '<p class="headline" role="alert">' in page
+
+
+@pytest.mark.parametrize(("text", "status"), [
+    (None, "missing-file"), ("def deal(self:\n", "syntax-error"), ("x = 1\n", "no-variation-class"),
+    ("from solitaire.variation import Variation\n\nclass S(Variation):\n    pass\n", "ok"),
+])
+def test_the_static_grader_names_the_same_statuses(tmp_path, text, status):
+    from grader.course.graders import static_grade
+
+    (tmp_path / "sub").mkdir()
+    if text is not None:
+        (tmp_path / "sub" / "scorpion.py").write_text(text, encoding="utf-8")
+    results = static_grade(tmp_path / "sub", "scorpion", tmp_path / "out", 10.0)
+    assert results["extra_data"]["status"] == status
