@@ -272,11 +272,14 @@ class ClassGrader:
             report.failed.append((task.student, "the grading process died twice"))
 
     def _write_all(self, gradebook: CourseGradebook, writes: GradebookWrites, report: GradeReport) -> bool:
-        """Write every stored result again (heals a crash between the two writes); False if one failed."""
+        """Write every stored result again (heals a crash between the two writes), and its feedback with the
+        late penalty recorded; False if one failed."""
         written = True
         for row, result in writes.records:
             try:
                 self.record(gradebook, row, result)
+                if result.feedback_path:  # the penalty may have changed since (a new late policy)
+                    self.publish_feedback(row.student, Path(result.feedback_path).parent, row, result)
             except Exception as error:  # noqa: BLE001 - reported; the store keeps the result
                 written = False
                 if row.student not in {student for student, _ in report.failed}:

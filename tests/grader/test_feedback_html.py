@@ -207,3 +207,30 @@ def test_the_static_grader_names_the_same_statuses(tmp_path, text, status):
         (tmp_path / "sub" / "scorpion.py").write_text(text, encoding="utf-8")
     results = static_grade(tmp_path / "sub", "scorpion", tmp_path / "out", 10.0)
     assert results["extra_data"]["status"] == status
+
+
+def test_writing_the_gradebook_again_renders_the_feedback_with_the_penalty_recorded(buggy_model, tmp_path):
+    """A stored result written again after the late policy changed: its feedback follows the gradebook."""
+    from grader.course.grade_class import ClassGrader, GradebookWrites, GradeReport
+    from grader.course.results import Key, Result
+
+    run = tmp_path / "grading" / "ada" / "run"
+    run.mkdir(parents=True)
+    feedback_render.write(run, buggy_model)
+    course = types.SimpleNamespace(points={}, feedback_dir=tmp_path / "feedback")
+    points = {m["method"]: m["max_score"] for m in buggy_model["methods"]}
+    categories = {m["method"]: (m["score"], m["max_score"]) for m in buggy_model["methods"]}
+    result = Result(Key("ada", "a1", "f" * 40, "v"), "scorpion", buggy_model["total"], 100.0, categories, {},
+                    str(run / "feedback.md"), "", "", 0.0)
+    row = Collected("ada", "scorpion", "late", "f" * 40, "2030-01-02T00:00:00+00:00", days_late=3,
+                    penalty_percent=30.0)
+    recorded = []
+    gradebook = types.SimpleNamespace(record=lambda *values: recorded.append(values))
+    grader = ClassGrader(course, "static")  # type: ignore[arg-type]
+    assert sum(points.values()) == 100
+    written = grader._write_all(gradebook, GradebookWrites([], [], [(row, result)], ""), GradeReport())
+    assert written and len(recorded) == 1
+    penalty = recorded[0][4]
+    final = f"{buggy_model['total'] - penalty:g}"
+    text = (course.feedback_dir / "ada" / "feedback.md").read_text(encoding="utf-8")
+    assert f"Late: 3 days, 30 % of the earned points off: -{penalty:g}. Final grade: {final} / 100" in text
