@@ -108,6 +108,30 @@ def test_every_board_is_drawn_with_no_console_error_and_no_request(graded, tmp_p
     (tmp_path / "feedback.png").write_bytes(page.screenshot)
 
 
+def test_a_late_page_and_a_page_of_a_file_that_could_not_be_used(graded, tmp_path):
+    _, model = graded
+    late = tmp_path / "late"
+    late.mkdir()
+    penalty = round(model["total"] * 0.3, 4)
+    feedback_render.write(late, feedback_model.with_late(model, 3, 30.0, model["total"], penalty))
+    page = render(late / "feedback.html", evaluate={
+        "grade": "[...document.querySelectorAll('.grade dt, .grade dd')].map(e => e.textContent)"})
+    assert page.console_errors == [] and page.requests == []
+    final = f"{model['total'] - penalty:g} / 100 points"
+    assert page.values["grade"][-2:] == ["Final grade", final]
+
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "scorpion.py").write_text("def deal(self:\n    pass\n", encoding="utf-8")
+    grade_submission(tmp_path / "sub", "scorpion", tmp_path / "out", worker="local")
+    page = render(tmp_path / "out" / "feedback.html", evaluate={
+        "alert": "document.querySelector('[role=alert]').textContent",
+        "details": "document.querySelectorAll('details').length",
+        "boards": "document.querySelectorAll('figure.board').length"})
+    assert page.console_errors == [] and page.requests == []
+    assert "so no rule was tested: it has a syntax error at line 1." in page.values["alert"]
+    assert page.values["details"] == page.values["boards"] == 0
+
+
 @pytest.mark.skipif(not os.environ.get("SOLITAIRE_SCREENSHOTS"), reason="SOLITAIRE_SCREENSHOTS unset")
 def test_update_the_screenshots_in_the_docs(graded, tmp_path):
     """The page as a student in a course gets it (late: 2 days, 20 %); and a failing check whose
