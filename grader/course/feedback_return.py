@@ -195,5 +195,18 @@ def _return_student(
     return Returned(student, status, detail, commit)
 
 
+def show_branch(config: CourseConfig, student: str, branch: str) -> list[tuple[str, str]]:
+    """(command, its output) that show ``branch`` of ``student``'s local bare repo: its log and
+    files, as an instructor would type them (the demo prints them)."""
+    local = config.local_remote(student)
+    if local is None:
+        return []
+    shown = []
+    for args in (["log", "--oneline", branch], ["ls-tree", "--name-only", branch]):
+        output = git.Git().execute(["git", f"--git-dir={local}", *args])
+        shown.append((" ".join(["git", f"--git-dir={local}", *args]), str(output)))
+    return shown
+
+
 __all__ = ["DONE", "RETURNED_FILES", "STATUSES", "ReturnReport", "Returned",
-           "check_branch", "feedback_files", "return_feedback", "return_one"]
+           "check_branch", "feedback_files", "return_feedback", "return_one", "show_branch"]
