@@ -227,6 +227,9 @@ def run_init(args: argparse.Namespace) -> int:
                          deadline=args.deadline, variations=variations, **settings)
     print(f"created {course.directory / config.CONFIG_NAME}")
     print(f"deadline {course.deadline.isoformat()}; variations: {', '.join(course.variations)}")
+    from grader.course.winnability_note import print_winnability
+
+    print_winnability(course.variations, print, cli.warn)
     print(f"next: edit {course.roster_path.name} and {course.approvals_path.name}, then "
           f"`solitaire course assign {args.directory}`")
     return 0
