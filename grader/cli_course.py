@@ -53,7 +53,9 @@ def register(subparsers: Any) -> None:
         steps, "init", "create a course directory (course.toml, example roster)",
         "Write DIR/course.toml (course id, assignment, approved variations, seed, deadline\n"
         "with time zone, late policy, remote URL template, gradebook URL), an example\n"
-        "DIR/roster.csv and an empty DIR/approvals.csv. Edit them, then run assign.",
+        "DIR/roster.csv and an empty DIR/approvals.csv. Edit them, then run assign.\n"
+        "Prints how winnable each approved variation is per option value, as the solver\n"
+        "measured it (docs/winnability.md), and warns about a setting no deal was won with.",
         ["solitaire course init sol101",
          "solitaire course init sol101 --deadline 2025-03-14T23:59:00+01:00 --seed 7"],
     )

@@ -48,8 +48,9 @@ RETURNED_FILES = ("feedback.html", "feedback.md")
 #: returned: a new commit pushed; unchanged: the branch already holds this feedback;
 #: would-return: --dry-run, a commit would be pushed; no-feedback: nothing to return;
 #: no-repo: the student's repo does not exist; unreachable: git could not reach it;
-#: rejected: the push was refused (e.g. the branch moved meanwhile)
-STATUSES = ("returned", "unchanged", "would-return", "no-feedback", "no-repo", "unreachable", "rejected")
+#: rejected: the push was refused (e.g. the branch moved meanwhile); failed: git failed here
+STATUSES = ("returned", "unchanged", "would-return", "no-feedback", "no-repo", "unreachable", "rejected",
+            "failed")
 DONE = ("returned", "unchanged", "would-return")
 Clock = Callable[[], dt.datetime]
 
@@ -121,7 +122,7 @@ def return_one(
                 repo.git.fetch("--no-tags", url, f"refs/heads/{branch}")
             for name, data in files.items():
                 (Path(temp) / name).write_bytes(data)
-            repo.git.add("--", *files)
+            repo.git.add("--force", "--", *files)  # whatever a global excludes file says
             tree = repo.git.write_tree()
             if parent is not None and repo.git.rev_parse(f"{parent}^{{tree}}") == tree:
                 return "unchanged", parent
@@ -186,9 +187,12 @@ def _return_student(
         status, commit = return_one(url, branch, files, _message(config, row), clock(), dry_run)
     except git.GitCommandError as error:
         reason = git_error(error)
-        if error.command and len(error.command) > 1 and error.command[1] == "push":
+        verb = str(error.command[1]) if error.command and len(error.command) > 1 else ""
+        if verb == "push":
             return Returned(student, "rejected", f"push to {url} refused: {reason}", attention=True)
-        return Returned(student, "unreachable", f"cannot reach {url}: {reason}", attention=True)
+        if verb in ("ls-remote", "fetch"):
+            return Returned(student, "unreachable", f"cannot reach {url}: {reason}", attention=True)
+        return Returned(student, "failed", f"git {verb} failed: {reason}", attention=True)
     names = ", ".join(name for name in RETURNED_FILES if name in files)
     detail = {"returned": f"{names} committed", "unchanged": "already returned",
               "would-return": f"would commit {names}"}[status]

@@ -10,6 +10,7 @@ so the README and the feedback name the same tests.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 from collections.abc import Mapping
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -84,13 +85,20 @@ def course_terms(config: Any) -> dict[str, Any]:
 def rule_tests(name: str, points: Mapping[str, float] | None) -> dict[str, list[dict[str, Any]]] | None:
     """Each rule method's scored tests (ruling, sentence, points), or None where the grader has
     no rubric for ``name`` (no hidden traces, no catalog entry): the README then says it in words."""
+    found = _rule_tests(name, tuple(points.items()) if points else ())
+    return {method: [dict(test) for test in tests] for method, tests in found.items()} if found else None
+
+
+@functools.lru_cache(maxsize=64)
+def _rule_tests(name: str, points: tuple[tuple[str, float], ...]) -> dict[str, list[dict[str, Any]]]:
+    """rule_tests, computed once per variation and points (``course publish`` asks per student)."""
     try:
         from grader.grade import rubric_for
 
         rubric = rubric_for(name, points=dict(points) if points else None)
     except (ImportError, LookupError, OSError, UserError):
-        return None
+        return {}
     found: dict[str, list[dict[str, Any]]] = {}
     for method, tests in rubric.by_method().items():
         found[method] = [{"ruling": t.ruling, "sentence": t.sentence, "points": t.points} for t in tests]
-    return found or None
+    return found
