@@ -99,9 +99,10 @@ def feedback_files(config: CourseConfig, student: str) -> dict[str, bytes]:
 
 
 def _message(config: CourseConfig, row: Collected | None) -> str:
-    graded = f" on {row.sha}" if row is not None and row.sha else ""
-    return (f"Feedback{graded}\n\n{config.course_id}/{config.assignment}: the grader's feedback on "
-            f"the commit{graded or ' collected'}. Written by `solitaire course return`; your "
+    sha = row.sha if row is not None else ""
+    what = f"your commit {sha}" if sha else "your work"
+    return (f"Feedback{' on ' + sha if sha else ''}\n\n{config.course_id}/{config.assignment}: the "
+            f"grader's feedback on {what}. Written by `solitaire course return`; your "
             f"{config.branch} branch is not touched.\n")
 
 
