@@ -174,3 +174,16 @@ def test_the_command_prints_progress_a_table_and_exits_1_on_attention(graded, ca
 
     status = cli.main(["course", "return", str(course.directory), "--branch", "main"])
     assert status == 2 and "branch students submit on" in capsys.readouterr().err
+
+
+def test_a_local_git_failure_is_failed_not_unreachable(graded, monkeypatch):
+    course = graded
+    _feedback(course, "ana")
+
+    def broken(*args, **kwargs):
+        raise git.GitCommandError(["git", "commit-tree", "x"], 128, b"fatal: out of disk")
+
+    monkeypatch.setattr(feedback_return, "return_one", broken)
+    outcome = _by_student(feedback_return.return_feedback(course))["ana"]
+    assert outcome.status == "failed" and outcome.attention
+    assert "git commit-tree failed: fatal: out of disk" in outcome.detail
