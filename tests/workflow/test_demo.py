@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 
+import git
 import pytest
 from rich.console import Console
 
@@ -47,6 +48,13 @@ def test_small_demo_end_to_end_in_the_sandbox(tmp_path):
     (line,) = [line for line in printed.splitlines() if line.startswith("cheat s05 tried to")]
     assert "forge results.json" in line and "hidden traces" in line and "os._exit(0)" in line
     assert ": stopped, scored 0 / " in line and "(exit status 0)" in line
+    # step 8, course return: the feedback branch of s01, shown as git shows it; main untouched
+    assert "8. course return" in printed and "s03: no-feedback" in printed
+    bare = git.Repo(course / "remotes" / "s01.git")
+    assert bare.commit("feedback").tree["feedback.md"].data_stream.read() == (
+        course / "feedback" / "s01" / "feedback.md").read_bytes()
+    assert bare.commit("main").hexsha.startswith(rows["s01"]["sha"])
+    assert f"git --git-dir={course / 'remotes' / 's01.git'} log --oneline feedback" in printed
 
 
 def test_demo_refuses_a_directory_in_use(tmp_path, capsys):

@@ -55,6 +55,7 @@ def test_the_engine_wheel_holds_the_engine_only(wheels: tuple[Path, Path]) -> No
     assert not any("BEGIN SOLUTION" in text for text in texts)
     assert not any(name.endswith(".json") for name in names)  # no trace of any kind
     assert len(texts) >= 15
+    assert "solitaire/winnability.toml" in names  # the figures `solitaire variations` shows
 
 
 def test_the_engine_wheel_plays_without_the_rest(wheels: tuple[Path, Path], tmp_path: Path) -> None:
