@@ -142,8 +142,9 @@ def register(subparsers: Any) -> None:
     p.set_defaults(func=run_worker)
 
     p = _step(steps, "export", "write the grades CSV (and a Gradescope autograder zip)",
-              "Write grades.csv (one row per student: status, SHA, raw score, late penalty,\n"
-              "score) from the gradebook and print the gradebook. With --gradescope, also\n"
+              "Write grades.csv (one row per student: status, grading status such as\n"
+              "syntax-error or missing-file, SHA, raw score, late penalty, score) from the\n"
+              "gradebook and print the gradebook. With --gradescope, also\n"
               "build an autograder zip for Gradescope.",
               ["solitaire course export", "solitaire course export --gradescope autograder.zip"])
     p.add_argument("--out", metavar="CSV", help="where to write the grades (default: DIR/grades.csv)")

@@ -230,9 +230,20 @@ def run_demo(
         if grade.feedback:
             console.print(f"  {grade.student}: {grade.feedback}", highlight=False)
     show_return(course, console)
+    page = feedback_page(course, [g.student for g in grades if g.feedback and plans.get(g.student)
+                                  and plans[g.student].scenario.startswith("bug")])
+    if page is not None:
+        console.print(f"one student's feedback page (open it in a browser): {page}", highlight=False,
+                      soft_wrap=True)
     console.print(f"\nNext: `solitaire course export {path} --gradescope autograder.zip`; "
                   "docs/instructor-guide.md walks through a real term.")
     return path
+
+
+def feedback_page(course: config.CourseConfig, students: list[str]) -> Path | None:
+    """The feedback.html of the first of ``students`` that has one."""
+    pages = (course.feedback_dir / student / "feedback.html" for student in students)
+    return next((page for page in pages if page.is_file()), None)
 
 
 def show_return(course: config.CourseConfig, console: Console) -> None:

@@ -92,6 +92,7 @@ def test_a_regular_install_of_the_instructor_wheel_grades(wheels: tuple[Path, Pa
     results = json.loads((out / "results.json").read_text())
     assert results["score"] == 100.0
     assert results["extra_data"]["status"] == "ok"
+    assert "100 / 100 points" in (out / "feedback.html").read_text()  # its templates are in the wheel
     installed = subprocess.run([python, "-c", "import grader.project as p; print(p.ROOT)"],
                                cwd=tmp_path, capture_output=True, text=True, check=True).stdout.strip()
     assert installed.startswith(str(tmp_path / "venv"))
