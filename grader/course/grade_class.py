@@ -23,8 +23,9 @@
   reported and left out of the store, so the next run tries it again; the
   rest of the class is graded.
 
-Feedback: ``feedback/<student>/feedback.md`` and ``results.json`` (the latest
-graded commit); every grading run keeps its own folder under ``.work/grading``.
+Feedback: ``feedback/<student>/feedback.md``, ``feedback.html`` (with the late
+penalty and the final grade) and ``results.json`` (the latest graded commit);
+every grading run keeps its own folder under ``.work/grading``.
 """
 
 from __future__ import annotations
@@ -34,7 +35,6 @@ import json
 import multiprocessing
 import os
 import re
-import shutil
 import uuid
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
@@ -51,7 +51,7 @@ from rich.console import Console
 from solitaire.errors import UserError
 
 from ..lifeline import Stopped, die_with_parent, grading_run, kill_pool_workers
-from . import faults, publication, storage
+from . import faults, feedback_files, publication, storage
 from .assign import load_assignments, roster_by_id
 from .collect import Collected, read_collected
 from .config import CourseConfig
@@ -161,13 +161,12 @@ class ClassGrader:
             seconds=round(outcome.seconds, 3),
         )
 
-    def publish_feedback(self, student: str, out_dir: Path) -> None:
-        """Copy the latest graded run's feedback to ``feedback/<student>/``."""
+    def publish_feedback(self, student: str, out_dir: Path, row: Collected, result: Result) -> None:
+        """The latest graded run's feedback to ``feedback/<student>/``, with the late penalty and the
+        final grade as the gradebook records them (:mod:`grader.course.feedback_files`)."""
+        _, _, _, earned, penalty = self.record_values(row, result)
         target = self.config.feedback_dir / student
-        target.mkdir(parents=True, exist_ok=True)
-        for name in ("feedback.md", "results.json"):
-            if (out_dir / name).exists():
-                shutil.copyfile(out_dir / name, target / name)
+        feedback_files.publish(out_dir, target, row, sum(earned.values()), penalty)
 
     def record_values(
         self, row: Collected, result: Result
@@ -225,9 +224,11 @@ class ClassGrader:
                 config, self.grader, regrade, store, self.version
             )
             writes = self.gradebook_writes(store, gradable)
+            stored = {row.student: (row, result) for row, result in writes.records}
             report.republished, report.unpublished = publication.heal(
-                store.connection, [(row.student, result) for row, result in writes.records],
-                config.feedback_dir, self.publish_feedback)
+                store.connection, [(student, result) for student, (_, result) in stored.items()],
+                config.feedback_dir,
+                lambda student, out: self.publish_feedback(student, out, *stored[student]))
             if not tasks and is_current(store.gradebook_state(url), url, writes.digest):
                 progress.finish(f"nothing to grade: {len(report.already)} already graded with "
                                 f"{self.version}, {len(report.not_gradable)} with nothing to grade; "
@@ -245,6 +246,7 @@ class ClassGrader:
                 progress.phase(WRITING)
                 writes = self.gradebook_writes(store, gradable)
                 written = self._write_all(gradebook, writes, report)
+                publication.record_all(store.connection, writes.records, report.failed, config.feedback_dir)
                 scores = gradebook.scores() if written else None
             digest = file_digest(url)
             if scores is not None and digest is not None:
@@ -281,11 +283,14 @@ class ClassGrader:
             report.failed.append((task.student, "the grading process died twice"))
 
     def _write_all(self, gradebook: CourseGradebook, writes: GradebookWrites, report: GradeReport) -> bool:
-        """Write every stored result again (heals a crash between the two writes); False if one failed."""
+        """Write every stored result again (heals a crash between the two writes), and its feedback with the
+        late penalty recorded; False if one failed."""
         written = True
         for row, result in writes.records:
             try:
                 self.record(gradebook, row, result)
+                if result.feedback_path:  # the penalty may have changed since (a new late policy)
+                    self.publish_feedback(row.student, Path(result.feedback_path).parent, row, result)
             except Exception as error:  # noqa: BLE001 - reported; the store keeps the result
                 written = False
                 if row.student not in {student for student, _ in report.failed}:
@@ -376,7 +381,7 @@ class ClassGrader:
         result = self.to_result(outcome)
         store.put(result)  # first the store: it decides what is graded again
         faults.checkpoint("stored")
-        self.publish_feedback(task.student, Path(task.out_dir))
+        self.publish_feedback(task.student, Path(task.out_dir), rows[task.student], result)
         publication.record(store.connection, task.key, self.config.feedback_dir / task.student)
         report.graded.append(task.key)
         try:

@@ -20,9 +20,10 @@ import sqlite3
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from .collect import Collected
 from .results import Key, Result
 
-FILES = ("feedback.md", "results.json")
+FILES = ("feedback.md", "feedback.html", "feedback.json", "results.json")
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS publications (
     student TEXT NOT NULL,
@@ -52,6 +53,20 @@ def record(connection: sqlite3.Connection, key: Key, target: Path) -> None:
         connection.execute("INSERT OR REPLACE INTO publications VALUES (?,?,?,?,?)",
                            (key.student, key.assignment, key.sha, key.grader_version,
                             json.dumps(digests(target), sort_keys=True)))
+
+
+def record_all(
+    connection: sqlite3.Connection,
+    written: Sequence[tuple[Collected, Result]],
+    failed: Sequence[tuple[str, str]],
+    feedback_dir: Path,
+) -> None:
+    """Record the folders that writing every stored result again has just rendered (the late penalty
+    may have changed), except those of ``failed`` students, which the next run checks again."""
+    skipped = {student for student, _ in failed}
+    for row, result in written:
+        if row.student not in skipped and result.feedback_path:
+            record(connection, result.key, feedback_dir / row.student)
 
 
 def is_published(connection: sqlite3.Connection, key: Key, target: Path) -> bool:
