@@ -65,7 +65,9 @@ def read_only(tmp_path):
     def make(path: Path) -> None:
         if AS_ROOT:
             run("mount", "--bind", str(path), str(path))
-            undo.append(["umount", str(path)])
+            # lazy: a file still open in this process (SQLAlchemy keeps the gradebook open) makes a
+            # plain umount fail with EBUSY, and the mount would outlive the test
+            undo.append(["umount", "-l", str(path)])
             run("mount", "-o", "remount,bind,ro", str(path))
         else:
             for item in [path, *path.rglob("*")]:
@@ -74,7 +76,7 @@ def read_only(tmp_path):
 
     yield make
     for command in reversed(undo):
-        subprocess.run(command, capture_output=True)
+        subprocess.run(command, capture_output=True, check=True)
 
 
 def test_a_read_only_course_directory_is_one_line_and_keeps_the_grades(collected_course, read_only) -> None:
@@ -123,7 +125,7 @@ def small_disk(tmp_path):
         yield disk
     finally:
         if subprocess.run(["umount", str(disk)], capture_output=True).returncode != 0:
-            subprocess.run(["umount", "-l", str(disk)], capture_output=True)
+            subprocess.run(["umount", "-l", str(disk)], capture_output=True, check=True)
 
 
 def test_a_full_disk_stops_after_the_current_student_and_keeps_the_grades(
