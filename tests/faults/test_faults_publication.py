@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import signal
 import sqlite3
 
@@ -35,6 +36,14 @@ def test_what_a_kill_leaves_unpublished_is_published_by_the_next_run(collected_c
     assert (course.feedback_dir / "ada" / "feedback.md").read_text(encoding="utf-8").startswith("# ")
     assert (course.feedback_dir / "bob" / "feedback.md").read_text(encoding="utf-8") != "stale\n"
     assert grade_class(course, jobs=1, grader="static").republished == []
+
+    # nothing left to publish from (.work deleted): said, with the command that rebuilds it
+    with sqlite3.connect(course.results_path) as connection:
+        connection.execute("DELETE FROM publications WHERE student='ada'")
+    shutil.rmtree(course.work_dir / "grading" / "ada")
+    report = grade_class(course, jobs=1, grader="static")
+    assert [student for student, _ in report.unpublished] == ["ada"] and report.republished == []
+    assert "run `solitaire course grade --regrade`" in report.unpublished[0][1]
 
 
 @pytest.mark.slow  # four `course grade` processes: a minute on a busy machine; the fast test is above
