@@ -22,6 +22,12 @@
 * A submission whose grading fails (the grader raised, its process died) is
   reported and left out of the store, so the next run tries it again; the
   rest of the class is graded.
+* Under faults (issue 18): publishing a result's feedback is recorded with it
+  and every run publishes again what a stop left out (:mod:`.publication`);
+  the grading processes die with this one and their temporary folders go
+  with them (:mod:`grader.lifeline`); a storage error is one line naming the
+  file, and a full disk stops the run after the submissions being graded
+  (:mod:`.storage`).
 
 Feedback: ``feedback/<student>/feedback.md``, ``feedback.html`` (with the late
 penalty and the final grade) and ``results.json`` (the latest graded commit);

@@ -102,19 +102,24 @@ def test_kill_9_of_solitaire_grade_takes_the_hidden_suite_along(private_tmp, tmp
     assert list(private_tmp.iterdir()) == []
 
 
-def test_sigterm_of_solitaire_grade_stops_the_suite_and_removes_its_folders(private_tmp, tmp_path) -> None:
+@pytest.mark.parametrize("signame", ["SIGTERM", "SIGINT"])
+def test_a_stopped_solitaire_grade_stops_the_suite_and_removes_its_folders(
+        private_tmp, tmp_path, signame) -> None:
     submission = tmp_path / "submission"
     submission.mkdir()
     shutil.copyfile(ROOT / "reference" / "scorpion.py", submission / "scorpion.py")
+    out = tmp_path / "out"
     command = [sys.executable, "-m", "solitaire", "grade", str(submission), "--variation", "scorpion",
-               "--out", str(tmp_path / "out")]
-    report = kill_at_depth("SIGTERM", GRADE_DEPTH, command, private_tmp, tmp_path / "stderr")
+               "--out", str(out)]
+    report = kill_at_depth(signame, GRADE_DEPTH, command, private_tmp, tmp_path / "stderr")
     assert report["reached"], report
     stderr = (tmp_path / "stderr").read_text()
-    assert report["returncode"] == 2, stderr
-    out = tmp_path / "out"
-    assert f"solitaire: error: solitaire grade stopped by SIGTERM; nothing was written to {out}" in stderr
     assert "Traceback" not in stderr
-    assert not (tmp_path / "out" / "results.json").exists()
+    if signame == "SIGTERM":
+        assert report["returncode"] == 2, stderr
+        assert f"solitaire: error: solitaire grade stopped by SIGTERM; nothing was written to {out}" in stderr
+    else:  # Ctrl-C: the CLI's usual status
+        assert report["returncode"] == 130, stderr
     assert report["alive"] == [], report["alive"]
     assert list(private_tmp.iterdir()) == []
+    assert not (out / "results.json").exists()
