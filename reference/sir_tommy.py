@@ -95,7 +95,7 @@ class SirTommy(Variation):
         and nothing from another stack.
         """
         ### BEGIN SOLUTION
-        return source == "s"
+        return self.kind(source) == STOCK
         ### END SOLUTION
 
     def after_move(self, state: State, move: Move) -> None:
