@@ -72,7 +72,7 @@ class SirTommy(Variation):
         With option ``foundation_suit`` false, up regardless of suit.
         """
         ### BEGIN SOLUTION
-        (card,) = cards
+        card, *_ = cards  # the lowest card is the one that lands
         top = state.top(foundation)
         if top is None:
             return card.rank == ACE

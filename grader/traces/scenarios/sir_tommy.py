@@ -116,6 +116,14 @@ def build(kit: Kit) -> None:
             not s.piles[t].cards for t in STACKS) >= 1, {}, rulings("ST3", "G4"),
             "ST3: an empty stack takes the drawn card and nothing from another stack"),
     }
+    # G11: an ace is drawn; nothing moves it by itself, and the player may even stack it
+    state = mine(kit, lambda s: s.piles["s"].top is not None and s.piles["s"].top.rank == ACE
+                 and len(s.piles["s"]) < 48, steps=60)
+    if state is None:
+        raise AssertionError("sir_tommy: no seeded playout draws an ace")
+    scripted(kit, "ace-drawn", state, ["s>t1"], rulings=rulings("G11", "ST2", "G4"), then=20,
+             description="G11: a drawn ace waits for the player (nothing goes to a foundation by itself); "
+             "it may go onto a stack like any drawn card (G4)")
     for name, (predicate, options, ids, description) in mined.items():
         state = mine(kit, predicate, options=options, steps=60)
         if state is None:
