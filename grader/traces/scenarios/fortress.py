@@ -97,6 +97,18 @@ t7: 9C 8C 7C
 t8: KS QS JS TS 9S 8S
 """
 
+# kings and aces of one suit on the outer ends of rows (t1 KC, t2 AC): no wrap between them
+NO_WRAP = f"""
+phase play stacks={sum(1 << n for n in range(5, 10))}
+f1: AH 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH
+f2: AD 2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD
+t1: 5C 4C 3C 2C KC
+t2: 9S AC
+t3: QC JC TC 9C 8C 7C 6C
+t4: KS QS JS TS
+t5: 2S 3S 4S 5S 6S 7S 8S AS
+"""
+
 
 def build(kit: Kit) -> None:
     ids = rulings("FT3", "FT4", "FT5", "FT2")
@@ -112,9 +124,9 @@ def build(kit: Kit) -> None:
              max_nodes=8000, description="FT3: one foundation emptied completely, its ace on a row: the "
              "ace must start an empty foundation; the trace plays a winning line")
     near_won(kit, "rows-only", won_state(kit, Rng("fortress-rows")), make_scatter(0.2), 20,
-             finish=make_finish("rows-only", 0.0), rulings=rulings("FT4", "FT5"), attempts=14,
+             finish=make_finish("rows-only", 0.0), rulings=rulings("FT4", "FT5", "G9"), attempts=14,
              max_nodes=8000, description="FT4: rows with cards that never emptied build up or down in "
-             "suit; the empty rows are suit stacks and take any card (FT5)")
+             "suit, no wrap between king and ace (G9); the empty rows are suit stacks and take any (FT5)")
     near_won(kit, "public-near-won", won_state(kit, Rng("public")), make_scatter(0.5), 8,
              finish=make_finish("public-near-won", 0.5), rulings=rulings("FT4", "FT5"), public=True)
 
@@ -131,13 +143,17 @@ def build(kit: Kit) -> None:
         scripted(kit, name, state, [], rulings=ids_, description=description, then=30)
     scripted(kit, "stack-offered", kit.position(STACK_OFFERED),
              ["t2>t1", "t3>t1", "t1>f4", "t6>t7", "t5>t7", "t6>t9"],
-             rulings=rulings("FT5", "FT4"), then=40,
+             rulings=rulings("FT5", "FT4", "G13"), then=40,
              description="FT5: a suit stack with cards (t1: 5S, t7: 9C 8C 7C) takes a card of its suit one "
              "rank lower (4S), never one higher (6S), which a row would take (FT4); empty suit stacks "
              "t9, t10 take any card; its top card plays on like an outer card")
+    scripted(kit, "no-wrap", kit.position(NO_WRAP), ["t2>t1", "t1>t2", "t5>t1", "t2>f3", "t1>t6"],
+             rulings=rulings("G9", "FT4"), then=40,
+             description="G9, FT4: no wrap: the ace of clubs does not go onto the king of clubs, nor the "
+             "king onto the ace; the ace goes to a foundation, the king into an empty suit stack")
     # the deal of seed 1: wrong moves refused, then a row built on
     state = engine.new_game(kit.variation, 1)
     scripted(kit, "deal-wrong-moves", state, ["t1>t2", "t3>t1", "t2>f1", "t10>t3"],
-             rulings=rulings("FT4", "FT2", "FT3"),
+             rulings=rulings("FT4", "FT2", "FT3", "G11"),
              description="FT4: rows build in suit one rank up or down only: 9H onto 7S and 3S onto 9H "
              "are refused, 7S to an empty foundation too (FT3: aces only); 2S onto 3S is taken", then=20)
