@@ -30,4 +30,5 @@ VARIATIONS = (
     "mount_olympus",
     "sir_tommy",
     "fortress",
+    "eternal_wanderer",
 )
