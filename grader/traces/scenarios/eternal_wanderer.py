@@ -38,7 +38,7 @@ def _climbing(rng: Rng) -> list[Card]:
 
 
 def near_won(kit: Kit, name: str, pulls: int, *, home: str = "t1", rotate: bool = False,
-             rulings_: list[str], description: str) -> None:
+             rulings_: list[str], description: str, public: bool = False) -> None:
     """Take ``pulls`` top cards off the won row ``home`` onto other rows; play them back.
 
     ``rotate``: the other row holding the most cards is the chosen (rotated) row."""
@@ -66,7 +66,7 @@ def near_won(kit: Kit, name: str, pulls: int, *, home: str = "t1", rotate: bool 
             raise AssertionError(f"{name}: {move} is illegal")
     if not builder.won:
         raise AssertionError(f"{name}: not won at the end")
-    kit.add(builder)
+    kit.add(builder, public=public)
 
 
 def _position(kit: Kit, rotated: int, fixed: dict[str, str], fill: tuple[str, ...]) -> State:
@@ -92,6 +92,9 @@ def build(kit: Kit) -> None:
     near_won(kit, "near-won-rotated", 12, rotate=True, rulings_=rulings("EW4", "EW2", "EW5"),
              description="EW4: one row was rotated earlier: it takes no card, but its top card plays "
              "back onto the winning row; EW5: the win")
+    near_won(kit, "public-near-won", 5, rulings_=rulings("EW2", "EW3", "EW5"), public=True,
+             description="5 cards off a won row onto the others (empty rows stay dead, EW3); the trace "
+             "plays them back to the win")
     # hand-made positions: rows of two and one cards, a chosen row, a dead row
     two_and_one = _position(kit, 0, {"t3": "JD QH", "t4": "KS"}, ("t1", "t2"))
     scripted(kit, "rotate-two-cards", two_and_one,
