@@ -10,8 +10,10 @@ so nothing is imported from it.
 
 from __future__ import annotations
 
+import csv
 import importlib.util
 import json
+import os
 import subprocess
 import sys
 import sysconfig
@@ -95,6 +97,41 @@ def test_a_regular_install_of_the_instructor_wheel_grades(wheels: tuple[Path, Pa
                                cwd=tmp_path, capture_output=True, text=True, check=True).stdout.strip()
     assert installed.startswith(str(tmp_path / "venv"))
     assert (Path(installed) / "assignments" / "catalog.toml").is_file()
+
+
+def _clean_env() -> dict[str, str]:
+    """This environment without the paths that would import the checkout instead of the wheel."""
+    return {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV")}
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(1800)
+def test_pip_install_of_the_instructor_wheel_with_gradebook_grades_the_demo_class(
+        wheels: tuple[Path, Path], tmp_path: Path) -> None:
+    """The issue's "done when": ``pip install 'solitaire_lab-*.whl[gradebook]'`` into a new venv (its
+    dependencies, nbgrader included, from the package index: minutes and the network), then
+    ``solitaire demo`` from outside the checkout: three students collected, graded in the sandbox
+    and entered in the nbgrader gradebook. The default run keeps the faster
+    test_a_regular_install_of_the_instructor_wheel_grades."""
+    home = tmp_path / "venv"
+    venv.create(home, with_pip=True)
+    python, env = home / "bin" / "python", _clean_env()
+    installed = subprocess.run([python, "-m", "pip", "install", "-q", f"{wheels[0]}[gradebook]"],
+                               cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert installed.returncode == 0, installed.stderr[-3000:]
+    demo = tmp_path / "demo"
+    ran = subprocess.run([home / "bin" / "solitaire", "demo", "--dir", str(demo), "--students", "3"],
+                         cwd=tmp_path, env=env, capture_output=True, text=True, timeout=1200)
+    assert ran.returncode == 0, ran.stdout[-2000:] + ran.stderr[-2000:]
+    with (demo / "grades.csv").open(encoding="utf-8") as handle:
+        rows = {row["id"]: row for row in csv.DictReader(handle)}
+    assert [rows[s]["status"] for s in ("s01", "s02", "s03")] == ["ok", "late", "not-submitted"]
+    assert rows["s01"]["percent"] == "100" and float(rows["s02"]["score"]) < float(rows["s02"]["max_score"])
+    assert (demo / "gradebook.db").is_file()  # the [gradebook] extra: nbgrader's gradebook
+    probe = "import grader, nbgrader; print(grader.__file__, nbgrader.__file__)"
+    where = subprocess.run([python, "-c", probe], cwd=tmp_path, env=env, capture_output=True, text=True,
+                           check=True).stdout.split()
+    assert all(path.startswith(str(home)) for path in where), where
 
 
 if sys.platform != "linux":  # pragma: no cover - the course machines are Linux
