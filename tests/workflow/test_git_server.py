@@ -78,8 +78,8 @@ def test_a_push_over_git_daemon_is_timed_by_the_servers_hook(git_daemon, tmp_pat
         "[remote]\n", f'[remote]\nhost = "server"\nserver_path = "{base}/{{student}}.git"\n', 1)
     path.write_text(text, encoding="utf-8")
     course = config.load(course.directory)
-    # the instructor makes the (empty) repos on the server
-    subprocess.run(["git", "init", "-q", "--bare", "--initial-branch=main", str(base / "ada.git")],
+    # the instructor makes the (empty) repo on the server, with git's old default branch
+    subprocess.run(["git", "init", "-q", "--bare", "--initial-branch=master", str(base / "ada.git")],
                    check=True)
     assign.run(course)
     report = publish.publish(course, clock=lambda: now - dt.timedelta(days=1))
@@ -87,6 +87,9 @@ def test_a_push_over_git_daemon_is_timed_by_the_servers_hook(git_daemon, tmp_pat
     assert [p.url for p in report.published] == [f"{server}/ada.git"]
     hook = base / "ada.git" / "hooks" / "post-receive"
     assert hook.is_file() and hook.stat().st_mode & 0o111
+    head = subprocess.run(["git", f"--git-dir={base / 'ada.git'}", "symbolic-ref", "HEAD"], check=True,
+                          capture_output=True, text=True).stdout.strip()
+    assert head == "refs/heads/main"  # publish made main the default: a student's clone checks it out
 
     before = int(time.time())
     sha = push(course, "ada", now)  # a real `git push` over git://: the server runs the hook
