@@ -35,6 +35,12 @@ def wheels(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     return build_wheels.build(tmp_path_factory.mktemp("wheels"))
 
 
+def _clean_env() -> dict[str, str]:
+    """This environment without the paths that would import the checkout instead of the wheel
+    (``PYTHONPATH=$PWD``, as the tests are run here)."""
+    return {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV")}
+
+
 def _install(wheel: Path, home: Path) -> Path:
     """A fresh venv in ``home`` holding ``wheel`` (no deps); returns its python."""
     venv.create(home)
@@ -61,12 +67,13 @@ def test_the_engine_wheel_holds_the_engine_only(wheels: tuple[Path, Path]) -> No
 
 def test_the_engine_wheel_plays_without_the_rest(wheels: tuple[Path, Path], tmp_path: Path) -> None:
     python = _install(wheels[1], tmp_path / "venv")
-    shown = subprocess.run([python, "-m", "solitaire", "--help"], cwd=tmp_path, capture_output=True,
-                           text=True)
+    shown = subprocess.run([python, "-m", "solitaire", "--help"], cwd=tmp_path, env=_clean_env(),
+                           capture_output=True, text=True)
     assert shown.returncode == 0 and "usage" in shown.stdout.lower()
     where = subprocess.run([python, "-c", "import solitaire, importlib.util as u; "
                             "print(solitaire.__file__, u.find_spec('grader'), u.find_spec('reference'))"],
-                           cwd=tmp_path, capture_output=True, text=True, check=True).stdout
+                           cwd=tmp_path, env=_clean_env(), capture_output=True, text=True,
+                           check=True).stdout
     assert str(tmp_path / "venv") in where and where.strip().endswith("None None")
 
 
@@ -88,20 +95,17 @@ def test_a_regular_install_of_the_instructor_wheel_grades(wheels: tuple[Path, Pa
     (submission / "scorpion.py").write_bytes((ROOT / "reference" / "scorpion.py").read_bytes())
     out = tmp_path / "out"
     graded = subprocess.run([python, "-m", "solitaire", "grade", str(submission), "--out", str(out),
-                             "--allow-weak-sandbox"], cwd=tmp_path, capture_output=True, text=True)
+                             "--allow-weak-sandbox"], cwd=tmp_path, env=_clean_env(), capture_output=True,
+                            text=True)
     assert graded.returncode == 0, graded.stderr[-2000:]
     results = json.loads((out / "results.json").read_text())
     assert results["score"] == 100.0
     assert results["extra_data"]["status"] == "ok"
     installed = subprocess.run([python, "-c", "import grader.project as p; print(p.ROOT)"],
-                               cwd=tmp_path, capture_output=True, text=True, check=True).stdout.strip()
+                               cwd=tmp_path, env=_clean_env(), capture_output=True, text=True,
+                               check=True).stdout.strip()
     assert installed.startswith(str(tmp_path / "venv"))
     assert (Path(installed) / "assignments" / "catalog.toml").is_file()
-
-
-def _clean_env() -> dict[str, str]:
-    """This environment without the paths that would import the checkout instead of the wheel."""
-    return {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV")}
 
 
 @pytest.mark.slow
