@@ -32,7 +32,7 @@ SHA-256). Prints one line per step and a summary; exit status 0 when every
 release passed. Measured here: a debootstrap takes under a minute to a few
 (the mirror's speed) and makes a base of about 140 MB; the bases are reused by
 later runs (``--fresh`` rebuilds them); a run's copy, with the installed
-autograder, holds about 900 MB and its setup.sh takes 3 to 5 minutes.
+autograder, holds about 900 MB and its setup.sh took 1 to 5 minutes (load).
 """
 
 from __future__ import annotations
