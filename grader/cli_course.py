@@ -10,6 +10,7 @@
     solitaire course grade [DIR] --backend celery [--broker URL]   ... on a Celery worker pool
     solitaire course worker [--broker URL] [--concurrency N]  a Celery grading worker
     solitaire course export [DIR] [--out CSV] [--gradescope ZIP]
+    solitaire course report [DIR] [--out PATH]                the class report (HTML) and the grade CSVs
     solitaire demo [--dir DIR] [--students N]                 all of it on a simulated class
 
 Exit status: 0 when everything went through; 1 when the step was carried out
@@ -150,6 +151,10 @@ def register(subparsers: Any) -> None:
                         "works (Gradescope's Docker may block namespaces); without it such a run refuses "
                         "to grade and tells the student the autograder failed")
     p.set_defaults(func=run_export)
+
+    from grader.cli_report import register_report
+
+    register_report(steps)
 
     p = cli.add_command(
         subparsers, "demo", "run a whole simulated course end to end",
