@@ -83,6 +83,13 @@ def build(config: CourseConfig, rows: list[GradeRow] | None = None) -> tuple[dic
     """The template's context and the figures, for the class of ``config``."""
     report_plots.require_matplotlib()
     students = class_data(config, grade_rows(config) if rows is None else rows)
+    return page_context(config.course_id, config.assignment, config.deadline.isoformat(), students)
+
+
+def page_context(
+    course: str, assignment: str, deadline: str, students: list[StudentData]
+) -> tuple[dict[str, Any], Report]:
+    """The template's context and the figures for ``students`` (:func:`class_data`'s list)."""
     groups = class_stats.final_percents(students)
     whole, variations = class_stats.variation_stats(groups)
     methods, rulings = class_stats.rule_rates(students)
@@ -105,8 +112,8 @@ def build(config: CourseConfig, rows: list[GradeRow] | None = None) -> tuple[dic
                                 f"{len(plotted)} hardest.", _ruling_label))
     graded_at = [g.graded_at for s in students for g in s.history]
     context = {
-        "course": config.course_id, "assignment": config.assignment,
-        "deadline": config.deadline.isoformat(), "as_of": max(graded_at) if graded_at else "",
+        "course": course, "assignment": assignment, "deadline": deadline,
+        "as_of": max(graded_at) if graded_at else "",
         "students": students, "assigned": len(students), "graded": len(percents),
         "whole": whole, "variations": variations, "histogram": _histogram(percents),
         "small_group": class_stats.SMALL_GROUP, "resamples": class_stats.RESAMPLES, "seed": class_stats.SEED,
