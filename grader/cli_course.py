@@ -161,7 +161,8 @@ def register(subparsers: Any) -> None:
         "Build a course with simulated students in DIR (default: a new temporary folder,\n"
         "printed): assign, publish, push (reference solutions, the untouched starter,\n"
         "realistic bugs, a late push, a student who never pushes, a cheat), collect,\n"
-        "grade in the sandbox and print the gradebook and where the feedback files are.",
+        "grade in the sandbox and print the gradebook, where the feedback files are and the\n"
+        "class report (`course report`).",
         ["solitaire demo", "solitaire demo --dir /tmp/demo --students 4"],
     )
     p.add_argument("--dir", dest="directory", help="a new or empty directory for the course")
