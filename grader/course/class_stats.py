@@ -149,7 +149,8 @@ def final_percents(students: list[StudentData]) -> dict[str, list[float]]:
 
 def _test_parts(test: dict[str, Any]) -> tuple[str, str, str, bool]:
     """(method, ruling, description, passed) of one test of a results.json."""
-    tags = [str(t) for t in test.get("tags") or []]
+    raw_tags = test.get("tags")
+    tags = [str(t) for t in raw_tags] if isinstance(raw_tags, list) else []
     name = str(test.get("name", ""))
     method = tags[0] if tags else re.split(r"[\s:·]", name, maxsplit=1)[0]
     ruling = tags[1] if len(tags) > 1 else ""

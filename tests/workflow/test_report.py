@@ -414,3 +414,16 @@ def test_report_help_names_the_extra(capsys):
     with pytest.raises(SystemExit):
         cli.main(["course", "report", "--help"])
     assert "solitaire-lab[report]" in capsys.readouterr().out
+
+
+def test_a_plug_in_grader_s_tests_count_by_name_and_points():
+    """Tests without tags or status (plug-in, static grader): method from the name, passed = full points."""
+    row = grade_row(status="ok", days_late=0, raw_score=10.0, late_penalty=0.0)
+    tests = [{"name": "deal", "score": 10, "max_score": 10},
+             {"name": "is_won: wins the game", "score": 0, "max_score": 10, "tags": "not a list"},
+             "not a test"]
+    result = Result(Key("ann", "hw", "abc", "plug-1"), "bismarck", 10.0, 20.0, {}, {"tests": tests}, "",
+                    "2030-01-01T00:00:00+00:00", "run1", 1.0)
+    methods, rulings = class_stats.rule_rates([StudentData(row, result)])
+    assert {(m.method, m.submissions, m.passed) for m in methods} == {("deal", 1, 1), ("is_won", 1, 0)}
+    assert [(r.method, r.ruling, r.rate) for r in rulings] == [("is_won", "", 0.0), ("deal", "", 1.0)]
