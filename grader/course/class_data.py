@@ -131,8 +131,11 @@ def _with_known_scores(gradings: list[Grading], results: list[Result]) -> tuple[
     return tuple(filled)
 
 
-def _behind(raw: float, results: list[Result], history: tuple[Grading, ...]) -> tuple[Result | None, bool]:
-    """The stored result whose score is the gradebook's ``raw`` (the latest graded first); else the
+def _behind(
+    raw: float, results: list[Result], history: tuple[Grading, ...], points: dict[str, float]
+) -> tuple[Result | None, bool]:
+    """The stored result whose score under the course's current ``points`` is the gradebook's ``raw``
+    (``course grade`` writes every result with the current points), the latest graded first; else the
     latest result and False."""
     if not results:
         return None, False
@@ -140,7 +143,7 @@ def _behind(raw: float, results: list[Result], history: tuple[Grading, ...]) -> 
     ordered = sorted(results, key=lambda r: (last_graded.get(r.key.grader_version, -1), r.graded_at),
                      reverse=True)
     for result in ordered:
-        if abs(result.score - raw) <= SCORE_TOLERANCE:
+        if abs(sum(earned_points(result.categories, points).values()) - raw) <= SCORE_TOLERANCE:
             return result, True
     return ordered[0], False
 
@@ -160,11 +163,11 @@ def class_data(config: CourseConfig, rows: list[GradeRow]) -> list[StudentData]:
                 continue
             results = store.results(row.student, config.assignment, row.sha)
             history = _with_known_scores(store.gradings(row.student, config.assignment, row.sha), results)
-            result, matches = _behind(row.raw_score, results, history)
+            course_points = category_points(row.variation, config.points)
+            result, matches = _behind(row.raw_score, results, history, course_points)
             points: tuple[tuple[str, float], ...] = ()
             if result is not None:
-                earned = earned_points(result.categories, category_points(row.variation, config.points))
-                points = tuple(earned.items())
+                points = tuple(earned_points(result.categories, course_points).items())
             found.append(StudentData(row, result, history, matches, penalties.get(row.student, 0.0), points))
     return found
 

@@ -427,3 +427,18 @@ def test_a_plug_in_grader_s_tests_count_by_name_and_points():
     methods, rulings = class_stats.rule_rates([StudentData(row, result)])
     assert {(m.method, m.submissions, m.passed) for m in methods} == {("deal", 1, 1), ("is_won", 1, 0)}
     assert [(r.method, r.ruling, r.rate) for r in rulings] == [("is_won", "", 0.0), ("deal", "", 1.0)]
+
+
+def test_the_result_behind_a_grade_is_found_under_changed_points():
+    """``[points.*]`` changed after grading: the gradebook holds the new points, the stored score the old."""
+    from grader.course.class_data import _behind
+
+    half = Result(Key("ann", "hw", "abc", "v1"), "bismarck", 10.0, 20.0, {"deal": (1.0, 2.0)},
+                  {"tests": []}, "", "2030-01-01T00:00:00+00:00", "run1", 1.0)
+    full = replace(half, key=Key("ann", "hw", "abc", "v2"), score=20.0, categories={"deal": (2.0, 2.0)},
+                   graded_at="2030-01-02T00:00:00+00:00")
+    history = (Grading(1, "v1", "run1", half.graded_at, 10.0, 1.0), Grading(2, "v2", "run1", full.graded_at,
+                                                                             20.0, 1.0))
+    assert _behind(20.0, [half, full], history, {"deal": 40.0}) == (half, True)  # 1/2 of 40 points
+    assert _behind(40.0, [half, full], history, {"deal": 40.0}) == (full, True)
+    assert _behind(33.0, [half, full], history, {"deal": 40.0}) == (full, False)  # none: the latest
