@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -53,7 +52,7 @@ def run_report(args: argparse.Namespace) -> int:
               + ", ".join(sorted({c.student for c in report.changes})))
     canvas, moodle = lms.paths(course)
     print(f"grades: {grades_path}; Canvas import: {canvas}; Moodle import: {moodle}")
-    print(f"class report: {report.path}", file=sys.stdout)
+    print(f"class report: {report.path}")
     attention = export.needing_attention(rows)
     if attention:
         cli.warn(f"{len(attention)} student(s) need attention: "

@@ -442,3 +442,14 @@ def test_the_result_behind_a_grade_is_found_under_changed_points():
     assert _behind(20.0, [half, full], history, {"deal": 40.0}) == (half, True)  # 1/2 of 40 points
     assert _behind(40.0, [half, full], history, {"deal": 40.0}) == (full, True)
     assert _behind(33.0, [half, full], history, {"deal": 40.0}) == (full, False)  # none: the latest
+
+
+def test_a_class_with_nothing_graded_still_gets_a_page():
+    rows = [grade_row(student=s, status="not-collected", days_late=0, raw_score=None, late_penalty=0.0,
+                      reason="not collected yet") for s in ("ann", "ben")]
+    context, report = class_report.page_context("c", "a", "2030-01-01T00:00:00+00:00",
+                                                [StudentData(row, None) for row in rows])
+    page = class_report.render(context)
+    assert report.whole is None and "<svg" not in page
+    assert "Nobody is graded yet" in page and page.count("not collected yet") == 2
+    assert dict(Page(page).table("Students per status")[1:]) == {"not-collected": "2"}
