@@ -73,10 +73,19 @@ class StoreReader:
 
     def __init__(self, path: Path) -> None:
         self.connection: sqlite3.Connection | None = None
-        if path.is_file():
+        self.logged = False
+        self.problem = ""  # why a store that is there could not be read (then it reads as empty)
+        if not path.is_file():
+            return
+        try:
             self.connection = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=30)
             columns = {row[1] for row in self.connection.execute("PRAGMA table_info(gradings)")}
-            self.logged = {"score", "seconds"} <= columns
+            self.connection.execute("SELECT 1 FROM results LIMIT 1").fetchall()
+        except sqlite3.Error as error:  # not a store, or damaged: the grades still come from the gradebook
+            self.close()
+            self.connection, self.problem = None, f"{path}: not readable as a results store ({error})"
+            return
+        self.logged = {"score", "seconds"} <= columns
 
     def close(self) -> None:
         if self.connection is not None:

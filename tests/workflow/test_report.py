@@ -453,3 +453,11 @@ def test_a_class_with_nothing_graded_still_gets_a_page():
     assert report.whole is None and "<svg" not in page
     assert "Nobody is graded yet" in page and page.count("not collected yet") == 2
     assert dict(Page(page).table("Students per status")[1:]) == {"not-collected": "2"}
+
+
+def test_a_damaged_store_reads_as_empty_with_the_reason(tmp_path):
+    path = tmp_path / "results.db"
+    path.write_bytes(b"this is not SQLite" * 100)
+    with StoreReader(path) as reader:
+        assert reader.results("ann", "hw", "abc") == [] and reader.gradings("ann", "hw", "abc") == []
+        assert "not readable as a results store" in reader.problem
