@@ -57,6 +57,12 @@ class GroupStats:
     def small(self) -> bool:
         return self.n < SMALL_GROUP
 
+    @property
+    def apart(self) -> bool:
+        """Whether the interval of the difference from the class mean leaves out 0."""
+        interval = self.difference_interval
+        return interval is not None and (interval.low > 0 or interval.high < 0)
+
 
 @dataclass(frozen=True)
 class RuleRate:

@@ -461,3 +461,15 @@ def test_a_damaged_store_reads_as_empty_with_the_reason(tmp_path):
     with StoreReader(path) as reader:
         assert reader.results("ann", "hw", "abc") == [] and reader.gradings("ann", "hw", "abc") == []
         assert "not readable as a results store" in reader.problem
+
+
+def test_a_variation_apart_from_the_class_is_named():
+    groups = {"easy": [95.0, 98.0, 100.0, 97.0, 99.0, 96.0], "hard": [40.0, 45.0, 50.0, 42.0, 48.0, 44.0],
+              "mid": [70.0, 75.0, 72.0, 68.0, 74.0, 71.0]}
+    _, stats = class_stats.variation_stats(groups)
+    assert {s.name for s in stats if s.apart} == {"easy", "hard"}
+    rows = [grade_row(student=f"{v}{i}", variation=v, status="ok", days_late=0, raw_score=score,
+                      late_penalty=0.0) for v, scores in groups.items() for i, score in enumerate(scores)]
+    context, _ = class_report.page_context("c", "a", "d", [StudentData(r, None) for r in rows])
+    page = class_report.render(context)
+    assert "leaves out 0 for\neasy (+" in page and "hard (-" in page
