@@ -122,6 +122,7 @@ def page_context(
         "statuses": sorted(counts.items(), key=lambda item: (-item[1], item[0])),
         "late": [s for s in students if s.row.days_late > 0 and s.row.raw_score is not None],
         "not_graded": [s for s in students if s.percent is None],
+        "unusable": [s for s in students if s.percent is not None and s.row.grading_status not in ("", "ok")],
         "slowest": class_stats.slowest(students, SLOWEST),
         "changes": changes,
         "mismatched": [s for s in students if s.row.raw_score is not None and not s.matches_gradebook],

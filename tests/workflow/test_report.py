@@ -473,3 +473,16 @@ def test_a_variation_apart_from_the_class_is_named():
     context, _ = class_report.page_context("c", "a", "d", [StudentData(r, None) for r in rows])
     page = class_report.render(context)
     assert "leaves out 0 for\neasy (+" in page and "hard (-" in page
+
+
+def test_a_rules_file_that_could_not_be_used_is_named_with_its_grading_status():
+    rows = [grade_row(student="ann", status="ok", grading_status="syntax-error", days_late=0, raw_score=0.0,
+                      late_penalty=0.0),
+            grade_row(student="ben", status="ok", grading_status="ok", days_late=0, raw_score=80.0,
+                      late_penalty=0.0)]
+    page = Page(class_report.render(class_report.page_context("c", "a", "d",
+                                                              [StudentData(r, None) for r in rows])[0]))
+    assert page.table("Graded submissions whose rules file could not be used")[1:] == [
+        ["ann", "bismarck", "syntax-error", "0 / 100"]]
+    grades = {row[0]: row for row in page.table("Final grades")[1:]}
+    assert grades["ann"][4] == "syntax-error" and grades["ben"][4] == "ok"
