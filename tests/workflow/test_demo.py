@@ -36,6 +36,8 @@ def test_small_demo_end_to_end_in_the_sandbox(tmp_path):
     printed = (tmp_path / "out.txt").read_text()
     assert "Gradebook of demo/solitaire" in printed
     assert str(course / "feedback" / "s01" / "feedback.md") in printed
+    assert f"class report: {course / 'report' / 'class-report.html'}" in printed
+    assert (course / "report" / "class-report.html").is_file()
     assert rows["s05"]["score"] == "0"  # the cheat: its attack ran (see test_cheat.py) and got nothing
     # the late student's feedback says the grade recorded, not the points before the penalty
     late = (course / "feedback" / "s02" / "feedback.md").read_text(encoding="utf-8")
