@@ -1,0 +1,320 @@
+"""The Celery backend of ``course grade`` under faults (issue 18 item 1, issue 13 item 5).
+
+Everything is real: a redis-server, ``solitaire course worker`` processes
+and ``course grade`` runs, started here and stopped (or killed) by PID. The
+grader is a plug-in (fault_graders.py) that gives the static grader's result,
+slowed or broken from the worker's environment. The course's ``[grading]
+timeout`` is 2 s, so a task is lost after 1.5 x 2 + 5 = 8 s.
+
+Cases: a worker killed mid-grading (another worker finishes its task; with
+no worker left the run stops with one line and a rerun grades); a failed
+grading never reused; a worker that cannot see the course directory; a
+result never reused across course directories; the broker stopped mid-run.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+from celery_support import (
+    REDIS_SERVER,
+    SOLITAIRE,
+    redis_url,
+    start_redis,
+    start_worker,
+    stop,
+    wait_for_worker,
+)
+from workflow_support import at, published, push
+
+from grader.course import collect, config
+from grader.course.results import ResultStore
+
+pytestmark = pytest.mark.skipif(REDIS_SERVER is None, reason="redis-server not installed")
+celery_app = pytest.importorskip("grader.course.celery_app", reason="celery[redis] is not installed")
+
+from grader.course import celery_message  # noqa: E402 - needs celery only through celery_app's import
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent.parent
+STUDENTS = ["ada", "bob", "cy"]
+TIMEOUT = 2  # [grading] timeout of the test course: a task is lost after 8 s
+PAUSE = "1.5"  # seconds the slow grader sleeps: time to kill its worker mid-grading
+ENV = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), str(HERE)]))
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """A redis-server for the module; each test uses a database of its own (its own queue)."""
+    process = start_redis(tmp_path_factory.mktemp("redis"))
+    try:
+        yield process
+    finally:
+        stop(process, group=False)
+
+
+@pytest.fixture(scope="module")
+def template(tmp_path_factory):
+    """A collected class of three (the reference on time each), [grading] timeout = 2 s."""
+    course = published(tmp_path_factory.mktemp("template") / "course", STUDENTS, variations=("scorpion",))
+    for index, student in enumerate(STUDENTS):
+        push(course, student, at(-3 + index))
+    collect.collect(course, clock=lambda: at(1))
+    course_file = course.directory / config.CONFIG_NAME
+    text = course_file.read_text(encoding="utf-8")
+    assert "\ntimeout = 600\n" in text
+    course_file.write_text(text.replace("\ntimeout = 600\n", f"\ntimeout = {TIMEOUT}\n"), encoding="utf-8")
+    return config.load(course.directory)
+
+
+def _copy(template: config.CourseConfig, directory: Path) -> config.CourseConfig:
+    return config.load(shutil.copytree(template.directory, directory, symlinks=True))
+
+
+def _worker(url: str, log: Path, name: str, concurrency: int = 1, prefix: tuple[str, ...] = (),
+            cwd: Path | None = None, **env: str) -> subprocess.Popen[bytes]:
+    return start_worker(url, log, extra=["--name", f"{name}@faults", "--visibility-timeout", "10"],
+                        env=dict(ENV, **env), cwd=cwd, prefix=prefix, concurrency=concurrency)
+
+
+def _grade_command(course: config.CourseConfig, url: str, grader: str, *extra: str) -> list[str]:
+    return SOLITAIRE + ["course", "grade", str(course.directory), "--backend", "celery", "--broker", url,
+                        "--grader", grader, *extra]
+
+
+def _grade(course: config.CourseConfig, url: str, grader: str = "fault_graders:slow",
+           *extra: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(_grade_command(course, url, grader, *extra), env=ENV, capture_output=True,
+                          text=True, timeout=240)
+
+
+def _started_on(url: str, hostname: str | None, seconds: float = 60.0) -> str:
+    """The student of the first task seen STARTED (on ``hostname``, if given) in ``url``'s backend."""
+    app = celery_app.make_app(url)
+    client = app.backend.client
+    give_up = time.monotonic() + seconds
+    while time.monotonic() < give_up:
+        for key in client.scan_iter("celery-task-meta-solitaire-grade/*"):
+            meta = json.loads(client.get(key) or "{}")
+            if meta.get("status") == "STARTED" and hostname in (None, meta["result"].get("hostname")):
+                return key.decode().split("/")[3]
+        time.sleep(0.05)  # polling a real worker
+    raise AssertionError(f"no task STARTED in {seconds:.0f} s")
+
+
+def _graded(course: config.CourseConfig) -> dict[str, int]:
+    with ResultStore(course.results_path) as store:
+        return {key.student: count for key, count in store.grading_counts().items()}
+
+
+def _lines(text: str, prefix: str) -> list[str]:
+    return [line for line in text.splitlines() if line.startswith(prefix)]
+
+
+# -- what travels: no path ------------------------------------------------------------------
+def test_the_message_carries_the_rules_file_and_no_course_path(template, tmp_path):
+    big = tmp_path / "big"
+    big.mkdir()
+    (big / "scorpion.py").write_bytes(b"#" * (celery_message.MAX_RULES_BYTES + 5000))
+    task = celery_app.GradeTask("ada", template.assignment, "scorpion", "a" * 40, "v1", "static", str(big),
+                                str(template.work_dir / "grading" / "ada" / "x"), 2.0, {"deal": 1.0})
+    message = celery_message.payload(task, celery_message.course_identity(template))
+    text = json.dumps(message)
+    assert str(template.directory) not in text and str(tmp_path) not in text
+    assert not re.search(r'"/', text)  # no absolute path anywhere
+    assert set(message["files"]) == {"scorpion.py"}  # still larger than the sandbox accepts, but capped
+    assert len(base64.b64decode(message["files"]["scorpion.py"])) == celery_message.MAX_RULES_BYTES + 1
+
+    with pytest.raises(OSError, match="not a plain relative path"):
+        celery_message.write_files({"files": {"../escape.md": ""}}, tmp_path / "out")
+    assert not (tmp_path / "escape.md").exists()
+
+
+# -- item 1: a worker killed mid-grading -------------------------------------------------------
+def test_a_worker_killed_mid_grading_is_reported_resent_and_graded(server, template, tmp_path):
+    url = redis_url(server, 1)
+    course = _copy(template, tmp_path / "course")
+    doomed = _worker(url, tmp_path / "doomed.log", "doomed", FAULT_GRADER_PAUSE=PAUSE)
+    other = _worker(url, tmp_path / "other.log", "other", FAULT_GRADER_PAUSE=PAUSE)
+    try:
+        started = time.monotonic()
+        run = subprocess.Popen(_grade_command(course, url, "fault_graders:slow"), env=ENV, text=True,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+        try:
+            victim = _started_on(url, "doomed@faults")
+            os.killpg(doomed.pid, signal.SIGKILL)  # the worker and its pool process, mid-grading
+            stdout, stderr = run.communicate(timeout=120)
+        finally:
+            stop(run, group=True)
+        seconds = time.monotonic() - started
+    finally:
+        stop(doomed, group=True)
+        stop(other, group=True)
+    assert run.returncode == 0, stderr
+    assert "3 graded, 0 already graded, 0 failed" in stdout
+    (warning,) = _lines(stderr, "solitaire: warning:")
+    assert warning.startswith(f"solitaire: warning: {victim}: no result from the Celery workers within 8 s")
+    assert warning.endswith("sent again")
+    assert seconds < 60  # not the broker's hour
+    assert _graded(course) == dict.fromkeys(STUDENTS, 1)
+    assert all((course.feedback_dir / student / "feedback.md").is_file() for student in STUDENTS)
+
+
+def test_with_no_worker_left_the_run_stops_with_one_line_and_a_rerun_grades(server, template, tmp_path):
+    url = redis_url(server, 2)
+    course = _copy(template, tmp_path / "course")
+    doomed = _worker(url, tmp_path / "doomed.log", "doomed", FAULT_GRADER_PAUSE=PAUSE)
+    try:
+        run = subprocess.Popen(_grade_command(course, url, "fault_graders:slow"), env=ENV, text=True,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+        try:
+            _started_on(url, "doomed@faults")
+            os.killpg(doomed.pid, signal.SIGKILL)
+            stdout, stderr = run.communicate(timeout=120)
+        finally:
+            stop(run, group=True)
+    finally:
+        stop(doomed, group=True)
+    assert run.returncode == 2, stderr
+    assert "Traceback" not in stderr
+    (line,) = _lines(stderr, "solitaire: error:")
+    missing = len(STUDENTS) - len(_graded(course))
+    assert missing >= 1
+    assert line == (f"solitaire: error: no Celery worker answers on {url} any more; the {missing} student(s) "
+                    "not graded will be graded by the next run (start a worker: `solitaire course worker "
+                    f"--broker {url}`)")
+    assert not _lines(stderr, "solitaire: warning:")  # nobody reported failed: not graded, for the rerun
+
+    rescuer = _worker(url, tmp_path / "rescuer.log", "rescuer", FAULT_GRADER_PAUSE="0")
+    try:
+        rerun = _grade(course, url)
+    finally:
+        stop(rescuer, group=True)
+    assert rerun.returncode == 0, rerun.stderr
+    assert f"{missing} graded, {len(STUDENTS) - missing} already graded, 0 failed" in rerun.stdout
+    assert _graded(course) == dict.fromkeys(STUDENTS, 1)
+
+
+# -- item 2: a failure is never reused ----------------------------------------------------------
+def test_a_failed_grading_is_graded_again_by_the_next_run(server, template, tmp_path):
+    url = redis_url(server, 3)
+    course = _copy(template, tmp_path / "course")
+    marker = tmp_path / "broken"
+    marker.write_text("the worker cannot read submissions", encoding="utf-8")
+    worker = _worker(url, tmp_path / "worker.log", "fixable", concurrency=2, FAULT_GRADER_BROKEN=str(marker))
+    try:
+        failed = _grade(course, url, "fault_graders:broken")
+        marker.unlink()  # the fix
+        fixed = _grade(course, url, "fault_graders:broken")
+    finally:
+        stop(worker, group=True)
+    assert failed.returncode == 1, failed.stderr
+    assert "0 graded, 0 already graded, 3 failed" in failed.stdout
+    for student in STUDENTS:
+        assert f"solitaire: warning: {student}: grading failed: OSError: cannot read the submission" \
+            in failed.stderr
+    assert fixed.returncode == 0, fixed.stderr  # without --regrade
+    assert "3 graded, 0 already graded, 0 failed" in fixed.stdout
+    assert _graded(course) == dict.fromkeys(STUDENTS, 1)
+
+
+# -- item 3: no shared file system ----------------------------------------------------------------
+def _bubblewrap(hidden: list[Path], cwd: Path) -> tuple[str, ...]:
+    """A prefix that runs a command with each of ``hidden`` an empty folder, or skips the test."""
+    bwrap = shutil.which("bwrap")
+    prefix = (bwrap, "--dev-bind", "/", "/", *[a for h in hidden for a in ("--tmpfs", str(h))],
+              "--chdir", str(cwd), "--") if bwrap else ()
+    if not prefix or subprocess.run([*prefix, "true"], capture_output=True).returncode != 0:
+        pytest.skip("bubblewrap cannot hide folders here")
+    return prefix  # type: ignore[return-value]
+
+
+def test_a_worker_that_cannot_see_the_course_grades_and_the_feedback_reaches_the_course(
+        server, template, tmp_path):
+    url = redis_url(server, 4)
+    course = _copy(template, tmp_path / "hidden" / "course")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    prefix = _bubblewrap([tmp_path / "hidden", template.directory.parent], elsewhere)
+    worker = _worker(url, elsewhere / "worker.log", "remote", concurrency=2, prefix=prefix, cwd=elsewhere,
+                     FAULT_GRADER_HIDDEN=str(course.directory))
+    try:
+        graded = _grade(course, url)
+    finally:
+        stop(worker, group=True)
+    assert graded.returncode == 0, graded.stderr
+    assert "3 graded, 0 already graded, 0 failed" in graded.stdout
+    for student in STUDENTS:
+        (folder,) = (course.work_dir / "grading" / student).iterdir()
+        assert (folder / "seen.txt").read_text(encoding="utf-8") == "hidden"  # the worker saw no course
+        assert {p.name for p in folder.iterdir()} == {"results.json", "feedback.md", "feedback.html",
+                                                      "seen.txt"}
+        feedback = course.feedback_dir / student
+        assert (feedback / "feedback.md").read_bytes() == (folder / "feedback.md").read_bytes()
+        assert json.loads((feedback / "results.json").read_text(encoding="utf-8"))["score"] > 0
+
+
+# -- item 4: results keyed by the course ---------------------------------------------------------------
+def test_a_result_of_another_course_directory_is_not_reused(server, template, tmp_path):
+    url = redis_url(server, 5)
+    first, second = _copy(template, tmp_path / "first"), _copy(template, tmp_path / "second")
+    assert celery_message.course_identity(first) != celery_message.course_identity(second)
+    log = tmp_path / "worker.log"
+    worker = _worker(url, log, "keyed", concurrency=2)
+    try:
+        one, two = _grade(first, url), _grade(second, url)
+    finally:
+        stop(worker, group=True)
+    for run in (one, two):
+        assert run.returncode == 0, run.stderr
+        assert "3 graded, 0 already graded, 0 failed" in run.stdout
+    for student in STUDENTS:  # graded for each course, not taken from the other's result
+        assert log.read_text().count(f"graded {student} scorpion: ") == 2
+        assert (second.feedback_dir / student / "feedback.md").is_file()
+
+
+# -- item 5: the broker lost mid-run ----------------------------------------------------------------
+def test_a_broker_lost_mid_run_is_one_line_and_a_rerun_completes(template, tmp_path):
+    folder = tmp_path / "redis"
+    folder.mkdir()
+    redis = start_redis(folder, persistent=True)  # a restart keeps queues and results, as in production
+    url = redis_url(redis)
+    port = int(url.rsplit(":", 1)[1].split("/")[0])
+    course = _copy(template, tmp_path / "course")
+    log = tmp_path / "worker.log"
+    worker = _worker(url, log, "steady", FAULT_GRADER_PAUSE=PAUSE)
+    try:
+        run = subprocess.Popen(_grade_command(course, url, "fault_graders:slow"), env=ENV, text=True,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+        try:
+            _started_on(url, None)
+            stop(redis, group=False)  # SIGTERM by PID, mid-grading
+            stdout, stderr = run.communicate(timeout=120)
+        finally:
+            stop(run, group=True)
+        assert run.returncode == 2, stderr
+        assert "Traceback" not in stderr and not _lines(stderr, "solitaire: warning:")
+        (line,) = _lines(stderr, "solitaire: error:")
+        missing = len(STUDENTS) - len(_graded(course))
+        assert re.fullmatch(rf"solitaire: error: lost the Celery broker {re.escape(url)}: .+; the {missing} "
+                            r"student\(s\) not graded will be graded by the next run", line), line
+
+        redis = start_redis(folder, port=port, persistent=True)
+        wait_for_worker(url, worker, log)  # the worker reconnects by itself
+        rerun = _grade(course, url)
+    finally:
+        stop(worker, group=True)
+        stop(redis, group=False)
+    assert rerun.returncode == 0, rerun.stderr
+    assert f"{missing} graded, {len(STUDENTS) - missing} already graded, 0 failed" in rerun.stdout
+    assert "refused" not in rerun.stderr and not _lines(rerun.stderr, "solitaire: warning:")
+    assert _graded(course) == dict.fromkeys(STUDENTS, 1)
