@@ -1,29 +1,41 @@
 """The Celery backend of ``course grade``: the same grading job on a Celery worker pool, Redis broker.
 
-Two sides, one task (:data:`TASK_NAME`):
+Two sides, one task (:data:`TASK_NAME`), and nothing shared but the broker:
 
 * **workers** (``solitaire course worker --broker URL``, or
-  ``SOLITAIRE_BROKER=URL celery -A grader.course.celery_app worker``) run
+  ``SOLITAIRE_BROKER=URL celery -A grader.course.celery_app worker``) take a
+  message holding the submission's rules file (no path: see
+  :mod:`grader.course.celery_message`), grade it with
   :func:`grader.course.worker.grade_one`, the very function of the local
-  process pool (sandbox included), and return its outcome as JSON;
+  process pool (sandbox included), in a temporary folder of their own, and
+  return the results *and* the files the grader wrote (``results.json``,
+  ``feedback.md``, ...). A worker needs no course directory, only the same
+  version of the project: a worker whose grader differs refuses the task;
 * **the parent** (``course grade --backend celery``, :func:`grade_on_workers`)
-  sends one message per key not yet graded and hands each outcome, as it
-  arrives, to the caller, which alone writes the results store and the
-  gradebook.
+  sends one message per key not yet graded, writes each reply's files into
+  the course's grading folder and hands the outcome to the caller, which
+  alone writes the results store, the gradebook and ``feedback/<student>/``.
+  It watches the run (:mod:`grader.course.celery_watch`): a task with no
+  result after its limit is reported and sent again once; no worker left or
+  the broker gone ends the run with one line, and the next run grades the rest.
 
-Celery's own mechanisms, nothing home-made:
+Celery's own mechanisms, nothing home-made where Celery has one:
 
 * ``task_acks_late`` + ``task_reject_on_worker_lost``: a message is acknowledged
-  only after its grading; a worker that dies mid-grading leaves it to another;
-* the task id is the result key (:func:`task_id`), and the result backend is
-  the same Redis: a result already in the backend for the same key *and the
-  same task* is reused instead of graded again, by the parent (a previous run
-  that died after the worker finished) and by the worker (a duplicate message);
+  only after its grading; Redis hands a task whose worker died out again after
+  the *visibility timeout*, set per worker (``--visibility-timeout``, default
+  :data:`DEFAULT_VISIBILITY`) a bit above the task limit (1.5 x ``[grading]
+  timeout`` + 5 s) rather than Redis's hour; each task carries that limit as
+  its hard time limit, so a hung grading ends as a failure;
+* ``task_track_started``: the parent sees when a grading starts, and measures
+  its limit from there (a task waiting in the queue is not late);
+* the task id is the result key (:func:`task_id`: course identity, assignment,
+  student, SHA, grader version) and the result backend is the same Redis. A
+  successful result for the same key *and the same message* is reused instead
+  of graded again, by the parent (a previous run that died after the worker
+  finished) and by the worker (a duplicate message); a grading that failed is
+  stored as Celery's FAILURE, reported, forgotten, and never reused;
 * JSON only (no pickle): a message cannot carry code.
-
-Workers read the submissions and write the grading folders at the paths the
-parent sends: they need the course directory at the same path (same machine,
-or a shared file system).
 
 Worker log: one INFO line per task (student, variation, score, seconds), the
 full result only at DEBUG. Celery's own "Task ... succeeded: <result>" line

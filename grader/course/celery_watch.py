@@ -17,8 +17,9 @@ One :class:`Dispatch` per run. It never hangs and never lies:
   With a worker still answering, a lost task is reported (one line naming
   the student) and sent again once, under the same id (a duplicate grading
   writes the same result under the same key: harmless); lost twice, it is
-  left not graded for the next run. When no worker answers for that long,
-  the run stops with one line (:class:`WorkersGone`): the students not
+  left not graded for the next run. When nothing happened for
+  :data:`PING_SECONDS` (or the limit, if shorter) and no worker answers a
+  ping, the run stops with one line (:class:`WorkersGone`): the students not
   graded are graded by the next run, their tasks stay queued;
 * **broker loss**: a broker that does not answer for :data:`BROKER_GRACE`
   seconds stops the run with one line (:class:`BrokerLost`); what was graded
@@ -46,6 +47,8 @@ from .worker import GradeOutcome, GradeTask
 BROKER_GRACE = 10.0
 #: seconds between two looks at the results
 POLL_SECONDS = 0.5
+#: with no news for this long (or the task limit, if shorter), ask whether any worker still answers
+PING_SECONDS = 30.0
 
 
 def task_limit(timeout: float) -> float:
@@ -191,7 +194,10 @@ class Dispatch:
             lost = [w for w in self.waiting.values() if w.started is not None and now - w.started > w.limit]
             if now - last_news > limit:
                 lost = list(self.waiting.values())  # nothing happened for a whole limit: nobody works on them
-            if lost or now - last_ping > min(limit, 30.0):
+            due = now - last_ping > min(limit, PING_SECONDS)
+            if due and not lost and last_news > last_ping:
+                last_ping = now  # a result or a start since the last look: someone works
+            elif lost or due:
                 last_ping = now
                 if not self._workers_answer():
                     raise WorkersGone(f"no Celery worker answers on {self.url} any more; the "
@@ -263,4 +269,4 @@ def broker_errors() -> tuple[type[BaseException], ...]:
 
 def _reason(error: BaseException) -> str:
     text = str(error).strip().splitlines()
-    return text[-1] if text else type(error).__name__
+    return text[-1].rstrip(".") if text else type(error).__name__
