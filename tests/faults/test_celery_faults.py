@@ -15,15 +15,18 @@ result never reused across course directories; the broker stopped mid-run.
 from __future__ import annotations
 
 import base64
+import io
 import json
 import os
 import re
 import shutil
 import signal
 import subprocess
+import threading
 import time
 from pathlib import Path
 
+import fault_graders
 import pytest
 from celery_support import (
     REDIS_SERVER,
@@ -34,9 +37,11 @@ from celery_support import (
     stop,
     wait_for_worker,
 )
+from rich.console import Console
 from workflow_support import at, published, push
 
 from grader.course import collect, config
+from grader.course.grade_class import GradeReport, grade_class
 from grader.course.results import ResultStore
 
 pytestmark = pytest.mark.skipif(REDIS_SERVER is None, reason="redis-server not installed")
@@ -73,7 +78,10 @@ def template(tmp_path_factory):
     text = course_file.read_text(encoding="utf-8")
     assert "\ntimeout = 600\n" in text
     course_file.write_text(text.replace("\ntimeout = 600\n", f"\ntimeout = {TIMEOUT}\n"), encoding="utf-8")
-    return config.load(course.directory)
+    course = config.load(course.directory)
+    # the gradebook created once (nbgrader's schema takes seconds): each copy only adds to it
+    grade_class(course, grader="static", console=Console(file=io.StringIO()))
+    return course
 
 
 def _copy(template: config.CourseConfig, directory: Path) -> config.CourseConfig:
@@ -97,6 +105,39 @@ def _grade(course: config.CourseConfig, url: str, grader: str = "fault_graders:s
                           text=True, timeout=240)
 
 
+def _grade_here(course: config.CourseConfig, url: str, grader: str = "fault_graders:slow") -> tuple[
+        GradeReport, str]:
+    """``course grade`` in this process (the parent; the workers are real processes): (report, console)."""
+    console = Console(file=io.StringIO(), width=300)
+    report = grade_class(course, grader=grader, backend="celery", broker=url, console=console)
+    return report, console.file.getvalue()  # type: ignore[attr-defined]
+
+
+class _Background(threading.Thread):
+    """:func:`_grade_here` in a thread, while the test kills a worker: its report, or what it raised."""
+
+    def __init__(self, course: config.CourseConfig, url: str) -> None:
+        super().__init__(daemon=True)
+        self.course, self.url = course, url
+        self.report: GradeReport | None = None
+        self.console = ""
+        self.error: BaseException | None = None
+
+    def run(self) -> None:
+        console = Console(file=io.StringIO(), width=300)
+        try:
+            self.report = grade_class(self.course, grader="fault_graders:slow", backend="celery",
+                                      broker=self.url, console=console)
+        except BaseException as error:  # noqa: BLE001 - handed to the test
+            self.error = error
+        self.console = console.file.getvalue()  # type: ignore[attr-defined]
+
+    def result(self, seconds: float = 120.0) -> _Background:
+        self.join(seconds)
+        assert not self.is_alive(), f"course grade did not end in {seconds:.0f} s"
+        return self
+
+
 def _started_on(url: str, hostname: str | None, seconds: float = 60.0) -> str:
     """The student of the first task seen STARTED (on ``hostname``, if given) in ``url``'s backend."""
     app = celery_app.make_app(url)
@@ -112,8 +153,10 @@ def _started_on(url: str, hostname: str | None, seconds: float = 60.0) -> str:
 
 
 def _graded(course: config.CourseConfig) -> dict[str, int]:
+    """Student: times graded by the fault graders (the template's static gradings left out)."""
     with ResultStore(course.results_path) as store:
-        return {key.student: count for key, count in store.grading_counts().items()}
+        return {key.student: count for key, count in store.grading_counts().items()
+                if key.grader_version == fault_graders.VERSION}
 
 
 def _lines(text: str, prefix: str) -> list[str]:
@@ -147,21 +190,18 @@ def test_a_worker_killed_mid_grading_is_reported_resent_and_graded(server, templ
     other = _worker(url, tmp_path / "other.log", "other", FAULT_GRADER_PAUSE=PAUSE)
     try:
         started = time.monotonic()
-        run = subprocess.Popen(_grade_command(course, url, "fault_graders:slow"), env=ENV, text=True,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
-        try:
-            victim = _started_on(url, "doomed@faults")
-            os.killpg(doomed.pid, signal.SIGKILL)  # the worker and its pool process, mid-grading
-            stdout, stderr = run.communicate(timeout=120)
-        finally:
-            stop(run, group=True)
+        run = _Background(course, url)
+        run.start()
+        victim = _started_on(url, "doomed@faults")
+        os.killpg(doomed.pid, signal.SIGKILL)  # the worker and its pool process, mid-grading
+        run.result()
         seconds = time.monotonic() - started
     finally:
         stop(doomed, group=True)
         stop(other, group=True)
-    assert run.returncode == 0, stderr
-    assert "3 graded, 0 already graded, 0 failed" in stdout
-    (warning,) = _lines(stderr, "solitaire: warning:")
+    assert run.error is None and run.report is not None, run.console
+    assert len(run.report.graded) == 3 and not run.report.failed
+    (warning,) = _lines(run.console, "solitaire: warning:")
     assert warning.startswith(f"solitaire: warning: {victim}: no result from the Celery workers within 8 s")
     assert warning.endswith("sent again")
     assert seconds < 60  # not the broker's hour
@@ -212,18 +252,15 @@ def test_a_failed_grading_is_graded_again_by_the_next_run(server, template, tmp_
     marker.write_text("the worker cannot read submissions", encoding="utf-8")
     worker = _worker(url, tmp_path / "worker.log", "fixable", concurrency=2, FAULT_GRADER_BROKEN=str(marker))
     try:
-        failed = _grade(course, url, "fault_graders:broken")
+        failed, _ = _grade_here(course, url, "fault_graders:broken")
         marker.unlink()  # the fix
-        fixed = _grade(course, url, "fault_graders:broken")
+        fixed, _ = _grade_here(course, url, "fault_graders:broken")  # without --regrade
     finally:
         stop(worker, group=True)
-    assert failed.returncode == 1, failed.stderr
-    assert "0 graded, 0 already graded, 3 failed" in failed.stdout
-    for student in STUDENTS:
-        assert f"solitaire: warning: {student}: grading failed: OSError: cannot read the submission" \
-            in failed.stderr
-    assert fixed.returncode == 0, fixed.stderr  # without --regrade
-    assert "3 graded, 0 already graded, 0 failed" in fixed.stdout
+    assert not failed.graded and sorted(student for student, _ in failed.failed) == STUDENTS
+    for _, reason in failed.failed:
+        assert reason.startswith("OSError: cannot read the submission"), reason
+    assert len(fixed.graded) == 3 and not fixed.failed and not fixed.already
     assert _graded(course) == dict.fromkeys(STUDENTS, 1)
 
 
@@ -248,13 +285,12 @@ def test_a_worker_that_cannot_see_the_course_grades_and_the_feedback_reaches_the
     worker = _worker(url, elsewhere / "worker.log", "remote", concurrency=2, prefix=prefix, cwd=elsewhere,
                      FAULT_GRADER_HIDDEN=str(course.directory))
     try:
-        graded = _grade(course, url)
+        report, console = _grade_here(course, url)
     finally:
         stop(worker, group=True)
-    assert graded.returncode == 0, graded.stderr
-    assert "3 graded, 0 already graded, 0 failed" in graded.stdout
+    assert len(report.graded) == 3 and not report.failed, console
     for student in STUDENTS:
-        (folder,) = (course.work_dir / "grading" / student).iterdir()
+        (folder,) = (course.work_dir / "grading" / student).glob(f"*-{fault_graders.VERSION}")
         assert (folder / "seen.txt").read_text(encoding="utf-8") == "hidden"  # the worker saw no course
         assert {p.name for p in folder.iterdir()} == {"results.json", "feedback.md", "feedback.html",
                                                       "seen.txt"}
@@ -271,12 +307,11 @@ def test_a_result_of_another_course_directory_is_not_reused(server, template, tm
     log = tmp_path / "worker.log"
     worker = _worker(url, log, "keyed", concurrency=2)
     try:
-        one, two = _grade(first, url), _grade(second, url)
+        one, two = _grade_here(first, url)[0], _grade_here(second, url)[0]
     finally:
         stop(worker, group=True)
-    for run in (one, two):
-        assert run.returncode == 0, run.stderr
-        assert "3 graded, 0 already graded, 0 failed" in run.stdout
+    for report in (one, two):
+        assert len(report.graded) == 3 and not report.failed and not report.already
     for student in STUDENTS:  # graded for each course, not taken from the other's result
         assert log.read_text().count(f"graded {student} scorpion: ") == 2
         assert (second.feedback_dir / student / "feedback.md").is_file()
