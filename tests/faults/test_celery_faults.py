@@ -41,6 +41,7 @@ from rich.console import Console
 from workflow_support import at, published, push
 
 from grader.course import collect, config
+from grader.course.celery_watch import WorkersGone
 from grader.course.grade_class import GradeReport, grade_class
 from grader.course.results import ResultStore
 
@@ -97,12 +98,6 @@ def _worker(url: str, log: Path, name: str, concurrency: int = 1, prefix: tuple[
 def _grade_command(course: config.CourseConfig, url: str, grader: str, *extra: str) -> list[str]:
     return SOLITAIRE + ["course", "grade", str(course.directory), "--backend", "celery", "--broker", url,
                         "--grader", grader, *extra]
-
-
-def _grade(course: config.CourseConfig, url: str, grader: str = "fault_graders:slow",
-           *extra: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(_grade_command(course, url, grader, *extra), env=ENV, capture_output=True,
-                          text=True, timeout=240)
 
 
 def _grade_here(course: config.CourseConfig, url: str, grader: str = "fault_graders:slow") -> tuple[
@@ -214,33 +209,27 @@ def test_with_no_worker_left_the_run_stops_with_one_line_and_a_rerun_grades(serv
     course = _copy(template, tmp_path / "course")
     doomed = _worker(url, tmp_path / "doomed.log", "doomed", FAULT_GRADER_PAUSE=PAUSE)
     try:
-        run = subprocess.Popen(_grade_command(course, url, "fault_graders:slow"), env=ENV, text=True,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
-        try:
-            _started_on(url, "doomed@faults")
-            os.killpg(doomed.pid, signal.SIGKILL)
-            stdout, stderr = run.communicate(timeout=120)
-        finally:
-            stop(run, group=True)
+        run = _Background(course, url)
+        run.start()
+        _started_on(url, "doomed@faults")
+        os.killpg(doomed.pid, signal.SIGKILL)
+        run.result()
     finally:
         stop(doomed, group=True)
-    assert run.returncode == 2, stderr
-    assert "Traceback" not in stderr
-    (line,) = _lines(stderr, "solitaire: error:")
+    assert isinstance(run.error, WorkersGone), run.console
     missing = len(STUDENTS) - len(_graded(course))
     assert missing >= 1
-    assert line == (f"solitaire: error: no Celery worker answers on {url} any more; the {missing} student(s) "
-                    "not graded will be graded by the next run (start a worker: `solitaire course worker "
-                    f"--broker {url}`)")
-    assert not _lines(stderr, "solitaire: warning:")  # nobody reported failed: not graded, for the rerun
+    assert str(run.error) == (f"no Celery worker answers on {url} any more; the {missing} student(s) not "
+                              "graded will be graded by the next run (start a worker: `solitaire course "
+                              f"worker --broker {url}`)")
+    assert not _lines(run.console, "solitaire: warning:")  # nobody reported failed: not graded, for the rerun
 
     rescuer = _worker(url, tmp_path / "rescuer.log", "rescuer", FAULT_GRADER_PAUSE="0")
     try:
-        rerun = _grade(course, url)
+        rerun, console = _grade_here(course, url)
     finally:
         stop(rescuer, group=True)
-    assert rerun.returncode == 0, rerun.stderr
-    assert f"{missing} graded, {len(STUDENTS) - missing} already graded, 0 failed" in rerun.stdout
+    assert len(rerun.graded) == missing and not rerun.failed, console
     assert _graded(course) == dict.fromkeys(STUDENTS, 1)
 
 
@@ -345,11 +334,10 @@ def test_a_broker_lost_mid_run_is_one_line_and_a_rerun_completes(template, tmp_p
 
         redis = start_redis(folder, port=port, persistent=True)
         wait_for_worker(url, worker, log)  # the worker reconnects by itself
-        rerun = _grade(course, url)
+        rerun, console = _grade_here(course, url)
     finally:
         stop(worker, group=True)
         stop(redis, group=False)
-    assert rerun.returncode == 0, rerun.stderr
-    assert f"{missing} graded, {len(STUDENTS) - missing} already graded, 0 failed" in rerun.stdout
-    assert "refused" not in rerun.stderr and not _lines(rerun.stderr, "solitaire: warning:")
+    assert len(rerun.graded) == missing and len(rerun.already) == len(STUDENTS) - missing, console
+    assert not rerun.failed and not _lines(console, "solitaire: warning:")  # no stale "connection refused"
     assert _graded(course) == dict.fromkeys(STUDENTS, 1)
