@@ -12,13 +12,14 @@ One :class:`Dispatch` per run. It never hangs and never lies:
   by the next run. A task that broke otherwise (the broker went away under
   the worker) is sent again once, like a lost one;
 * **the watchdog**: a task is *lost* when it has run (state STARTED, as first
-  seen here) longer than its limit (:func:`task_limit`), or when nothing at
-  all happened for that long (no result, no task started) while tasks wait.
+  seen here) longer than its limit (:func:`task_limit`) plus
+  :data:`LATE_SECONDS`, or when nothing at all happened for that long (no
+  result, no task started) while tasks wait.
   With a worker still answering, a lost task is reported (one line naming
   the student) and sent again once, under the same id (a duplicate grading
   writes the same result under the same key: harmless); lost twice, it is
   left not graded for the next run. When nothing happened for
-  :data:`PING_SECONDS` (or the limit, if shorter) and no worker answers a
+  :data:`PING_SECONDS` (or that long, if shorter) and no worker answers a
   ping, the run stops with one line (:class:`WorkersGone`): the students not
   graded are graded by the next run, their tasks stay queued;
 * **broker loss**: a broker that does not answer for :data:`BROKER_GRACE`
@@ -47,8 +48,10 @@ from .worker import GradeOutcome, GradeTask
 BROKER_GRACE = 10.0
 #: seconds between two looks at the results
 POLL_SECONDS = 0.5
-#: with no news for this long (or the task limit, if shorter), ask whether any worker still answers
+#: with no news for this long (or a task's patience, if shorter), ask whether any worker still answers
 PING_SECONDS = 30.0
+#: a task is lost this long after its limit (:func:`task_limit`) with no result
+LATE_SECONDS = 5.0
 
 
 def task_limit(timeout: float) -> float:
@@ -90,7 +93,14 @@ class Waiting:
 
     @property
     def limit(self) -> float:
+        """The worker's hard time limit of this task."""
         return task_limit(self.task.timeout)
+
+    @property
+    def patience(self) -> float:
+        """How long this process waits for it: the limit and :data:`LATE_SECONDS` (the worker's own
+        time limit ends a grading first, as a failure, rather than the task being called lost)."""
+        return self.limit + LATE_SECONDS
 
 
 class _BrokerDown(Exception):
@@ -103,10 +113,13 @@ def answers(reply: Any, message: dict[str, Any]) -> bool:
             and isinstance(reply.get("results"), dict) and isinstance(reply.get("files"), dict))
 
 
-def failure_text(result: Any) -> str:
-    """What a FAILURE state's result says, for the instructor."""
+def failure_text(result: Any, limit: float = 0.0) -> str:
+    """What a FAILURE state's result says, for the instructor (``limit``: the task's)."""
     if isinstance(result, GradingFailed):
         return str(result)
+    if isinstance(result, TimeLimitExceeded):
+        return (f"the grading ran past its limit of {limit:.0f} s on the Celery worker, which stopped it "
+                "(raise [grading] timeout if the grader needs longer)")
     if isinstance(result, BaseException):
         return f"the Celery task failed: {type(result).__name__}: {result}"
     return f"the Celery task failed: {result}"
@@ -183,18 +196,19 @@ class Dispatch:
                         del self.waiting[identifier]
                         self._forget(identifier)  # a failure is reported once, never reused
                         self._left.pop(identifier, None)
-                        yield GradeOutcome(waiting.task, None, failure_text(result), 0.0)
+                        yield GradeOutcome(waiting.task, None, failure_text(result, waiting.limit), 0.0)
                     else:  # the task itself broke (the broker went away under it ...): once more
                         self._resend(waiting, f"the Celery task failed ({failure_text(result)})")
                 elif status == celery_states.STARTED and waiting.started is None:
                     waiting.started = last_news = now
             if not self.waiting:
                 break
-            limit = max(waiting.limit for waiting in self.waiting.values())
-            lost = [w for w in self.waiting.values() if w.started is not None and now - w.started > w.limit]
-            if now - last_news > limit:
-                lost = list(self.waiting.values())  # nothing happened for a whole limit: nobody works on them
-            due = now - last_ping > min(limit, PING_SECONDS)
+            patience = max(waiting.patience for waiting in self.waiting.values())
+            lost = [w for w in self.waiting.values()
+                    if w.started is not None and now - w.started > w.patience]
+            if now - last_news > patience:
+                lost = list(self.waiting.values())  # nothing happened for that long: nobody works on them
+            due = now - last_ping > min(patience, PING_SECONDS)
             if due and not lost and last_news > last_ping:
                 last_ping = now  # a result or a start since the last look: someone works
             elif lost or due:
@@ -213,10 +227,10 @@ class Dispatch:
             del self.waiting[waiting.identifier]
             self._left.pop(waiting.identifier, None)
             yield GradeOutcome(waiting.task, None, "lost twice by the Celery workers (no result within "
-                                                   f"{waiting.limit:.0f} s each time); not graded", 0.0)
+                                                   f"{waiting.patience:.0f} s each time); not graded", 0.0)
             return
-        self._resend(waiting, f"no result from the Celery workers within {waiting.limit:.0f} s (its worker "
-                              "died or stopped)")
+        self._resend(waiting, f"no result from the Celery workers within {waiting.patience:.0f} s "
+                              "(its worker died or stopped)")
 
     def _resend(self, waiting: Waiting, why: str) -> None:
         """Report ``why`` (one line naming the student) and send the task again, under its id."""

@@ -4,7 +4,7 @@ Everything is real: a redis-server, ``solitaire course worker`` processes
 and ``course grade`` runs, started here and stopped (or killed) by PID. The
 grader is a plug-in (fault_graders.py) that gives the static grader's result,
 slowed or broken from the worker's environment. The course's ``[grading]
-timeout`` is 2 s, so a task is lost after 1.5 x 2 + 5 = 8 s.
+timeout`` is 2 s, so a task's limit is 1.5 x 2 + 5 = 8 s, and it is lost 5 s later.
 
 Cases: a worker killed mid-grading (another worker finishes its task; with
 no worker left the run stops with one line and a rerun grades); a failed
@@ -53,7 +53,7 @@ from grader.course import celery_message  # noqa: E402 - needs celery only throu
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 STUDENTS = ["ada", "bob", "cy"]
-TIMEOUT = 2  # [grading] timeout of the test course: a task is lost after 8 s
+TIMEOUT = 2  # [grading] timeout of the test course: a task's limit is 8 s, lost after 13 s
 PAUSE = "1.5"  # seconds the slow grader sleeps: time to kill its worker mid-grading
 ENV = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), str(HERE)]))
 
@@ -177,6 +177,17 @@ def test_the_message_carries_the_rules_file_and_no_course_path(template, tmp_pat
     assert not (tmp_path / "escape.md").exists()
 
 
+def test_the_visibility_timeout_is_sized_to_the_task_limit_not_an_hour(capsys):
+    from solitaire.cli import main
+
+    assert celery_app.make_app("redis://127.0.0.1:1/0").conf.broker_transport_options == {
+        "visibility_timeout": 965.0}  # 1.5 x 600 + 5 + 60, for the default [grading] timeout
+    assert celery_app.make_app("redis://127.0.0.1:1/0", 20).conf.broker_transport_options == {
+        "visibility_timeout": 20}
+    assert main(["course", "worker", "--broker", "redis://127.0.0.1:1/0", "--visibility-timeout", "5"]) == 2
+    assert "--visibility-timeout must be at least 10 seconds" in capsys.readouterr().err
+
+
 # -- item 1: a worker killed mid-grading -------------------------------------------------------
 def test_a_worker_killed_mid_grading_is_reported_resent_and_graded(server, template, tmp_path):
     url = redis_url(server, 1)
@@ -197,7 +208,7 @@ def test_a_worker_killed_mid_grading_is_reported_resent_and_graded(server, templ
     assert run.error is None and run.report is not None, run.console
     assert len(run.report.graded) == 3 and not run.report.failed
     (warning,) = _lines(run.console, "solitaire: warning:")
-    assert warning.startswith(f"solitaire: warning: {victim}: no result from the Celery workers within 8 s")
+    assert warning.startswith(f"solitaire: warning: {victim}: no result from the Celery workers within 13 s")
     assert warning.endswith("sent again")
     assert seconds < 60  # not the broker's hour
     assert _graded(course) == dict.fromkeys(STUDENTS, 1)
@@ -251,6 +262,23 @@ def test_a_failed_grading_is_graded_again_by_the_next_run(server, template, tmp_
         assert reason.startswith("OSError: cannot read the submission"), reason
     assert len(fixed.graded) == 3 and not fixed.failed and not fixed.already
     assert _graded(course) == dict.fromkeys(STUDENTS, 1)
+
+
+def test_a_grading_past_its_limit_is_stopped_by_the_worker_and_reported_failed(server, template, tmp_path):
+    url = redis_url(server, 6)
+    course = _copy(template, tmp_path / "course")
+    worker = _worker(url, tmp_path / "worker.log", "hung", concurrency=3, FAULT_GRADER_PAUSE="60")
+    try:
+        started = time.monotonic()
+        report, console = _grade_here(course, url)
+        seconds = time.monotonic() - started
+    finally:
+        stop(worker, group=True)
+    assert not report.graded and sorted(student for student, _ in report.failed) == STUDENTS, console
+    for _, reason in report.failed:
+        assert reason.startswith("the grading ran past its limit of 8 s on the Celery worker"), reason
+    assert not _lines(console, "solitaire: warning:")  # failed, not lost: no resend
+    assert seconds < 40 and not _graded(course)
 
 
 # -- item 3: no shared file system ----------------------------------------------------------------
