@@ -14,7 +14,9 @@ directory, no path. So:
 * the **worker** (:func:`grade_payload`) writes that file into a temporary
   folder of its own, grades there, and returns the results and every regular
   file the grader wrote (``results.json``, ``feedback.md``, and any other),
-  capped at :data:`MAX_REPLY_BYTES` in all;
+  capped at :data:`MAX_REPLY_BYTES` in all. A folder left by a pool process
+  that was killed (its time limit, a dead worker) is removed by the next
+  grading on that machine (:func:`sweep_folders`);
 * ``course grade`` (:func:`write_files`) writes those files into the grading
   folder of the instructor's course, where the local pool's graders write
   theirs; the feedback is published from there, the same way for both.
@@ -28,6 +30,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import os
 import shutil
 import tempfile
 from pathlib import Path, PurePosixPath
@@ -42,6 +45,8 @@ if TYPE_CHECKING:
 MAX_RULES_BYTES = 1024 * 1024
 #: all the files of one grading sent back (results.json, feedback.md, ...)
 MAX_REPLY_BYTES = 8 * 1024 * 1024
+#: a worker's grading folder: <temp>/solitaire-celery-<pid>-<random>
+FOLDER_PREFIX = "solitaire-celery-"
 #: the task's fields that travel (its two paths do not)
 FIELDS = ("student", "assignment", "variation", "sha", "grader_version", "grader", "timeout", "points")
 
@@ -102,7 +107,8 @@ def summary(message: dict[str, Any]) -> dict[str, Any]:
 def grade_payload(message: dict[str, Any]) -> dict[str, Any]:
     """Grade ``message`` in a temporary folder; the reply (raises :class:`GradingFailed`)."""
     request = request_digest(message)
-    with tempfile.TemporaryDirectory(prefix="solitaire-celery-") as temporary:
+    sweep_folders()
+    with tempfile.TemporaryDirectory(prefix=f"{FOLDER_PREFIX}{os.getpid()}-") as temporary:
         root = Path(temporary)
         submission, out = root / "submission", root / "out"
         submission.mkdir()
@@ -121,6 +127,25 @@ def grade_payload(message: dict[str, Any]) -> dict[str, Any]:
                                 "Celery reply carries", request)
         return {"request": request, "task": summary(message), "results": outcome.results, "files": files,
                 "seconds": outcome.seconds}
+
+
+def sweep_folders() -> None:
+    """Remove the grading folders of worker processes that are gone (a grading killed by its
+    time limit, or a worker killed, never ran its own clean-up)."""
+    for folder in Path(tempfile.gettempdir()).glob(f"{FOLDER_PREFIX}*-*"):
+        pid = folder.name[len(FOLDER_PREFIX):].split("-", 1)[0]
+        if pid.isdigit() and int(pid) != os.getpid() and not _alive(int(pid)):
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's process
+        return True
+    return True
 
 
 def _safe_name(name: str) -> bool:

@@ -22,6 +22,7 @@ import re
 import shutil
 import signal
 import subprocess
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -213,6 +214,13 @@ def test_a_worker_killed_mid_grading_is_reported_resent_and_graded(server, templ
     assert seconds < 60  # not the broker's hour
     assert _graded(course) == dict.fromkeys(STUDENTS, 1)
     assert all((course.feedback_dir / student / "feedback.md").is_file() for student in STUDENTS)
+    assert not _left_behind()  # the killed grading's folder was swept by the next grading
+
+
+def _left_behind() -> list[Path]:
+    """Grading folders of Celery pool processes that are gone."""
+    folders = Path(tempfile.gettempdir()).glob(f"{celery_message.FOLDER_PREFIX}*-*")
+    return [f for f in folders if not Path(f"/proc/{f.name.split('-')[2]}").exists()]
 
 
 def test_with_no_worker_left_the_run_stops_with_one_line_and_a_rerun_grades(server, template, tmp_path):
