@@ -151,9 +151,13 @@ class Dispatch:
     def _send_all(self, tasks: list[GradeTask], ids: list[str], regrade: bool) -> Iterator[GradeOutcome]:
         self._left = dict(zip(ids, tasks, strict=True))
         for identifier, task in zip(ids, tasks, strict=True):
-            message = payload(task, self.course)
-            meta = None if regrade else self._guarded(lambda i=identifier: self.app.backend.get_task_meta(
-                i, cache=False))
+            try:
+                message = payload(task, self.course)
+            except OSError as error:  # the collected submission cannot be read here: this student only
+                self._left.pop(identifier)
+                yield GradeOutcome(task, None, f"cannot read the submission {task.submission}: {error}", 0.0)
+                continue
+            meta = None if regrade else self._meta(identifier)
             if meta and meta.get("status") == celery_states.SUCCESS and answers(meta.get("result"), message):
                 # graded by a worker for a run that died before storing it
                 yield self._finished(Waiting(task, message, identifier), meta["result"])
@@ -168,6 +172,9 @@ class Dispatch:
                                                  task_id=waiting.identifier, queue=self.queue,
                                                  time_limit=limit))
         self.waiting[waiting.identifier] = waiting
+
+    def _meta(self, identifier: str) -> dict[str, Any]:
+        return dict(self._guarded(lambda: self.app.backend.get_task_meta(identifier, cache=False)))
 
     def _forget(self, identifier: str) -> None:
         self._guarded(lambda: self.app.backend.forget(identifier))
