@@ -56,7 +56,7 @@ from typing import Any, NoReturn
 from celery import Celery
 from celery import states as celery_states
 
-from .celery_message import GradingFailed, grade_payload, request_digest, summary
+from .celery_message import PROTOCOL, GradingFailed, grade_payload, request_digest, summary
 from .celery_message import course_identity as course_identity  # for `course grade`
 from .celery_watch import Dispatch, answers, visibility_timeout
 from .graders import get as get_grader
@@ -126,6 +126,10 @@ def _grade(self: Any, message: dict[str, Any]) -> dict[str, Any]:
     version the parent keys the result with refuses: the result would be
     stored under a version that did not make it.
     """
+    if not isinstance(message, dict) or message.get("protocol") != PROTOCOL:
+        raise GradingFailed(f"the worker speaks Celery message protocol {PROTOCOL}, `course grade` sent "
+                            f"{message.get('protocol', 1) if isinstance(message, dict) else '?'}: give the "
+                            "workers and `course grade` the same version of solitaire-lab")
     previous = self.backend.get_task_meta(self.request.id, cache=False)
     if previous.get("status") == celery_states.SUCCESS and answers(previous.get("result"), message):
         return dict(previous["result"])  # a duplicate message of a key already graded: same answer

@@ -47,6 +47,8 @@ MAX_RULES_BYTES = 1024 * 1024
 MAX_REPLY_BYTES = 8 * 1024 * 1024
 #: a worker's grading folder: <temp>/solitaire-celery-<pid>-<random>
 FOLDER_PREFIX = "solitaire-celery-"
+#: the form of the messages: a worker refuses another (it runs an older or newer solitaire-lab)
+PROTOCOL = 2
 #: the task's fields that travel (its two paths do not)
 FIELDS = ("student", "assignment", "variation", "sha", "grader_version", "grader", "timeout", "points")
 
@@ -79,6 +81,7 @@ def course_identity(config: CourseConfig) -> str:
 def payload(task: GradeTask, course: str) -> dict[str, Any]:
     """The message of ``task`` for ``course`` (:func:`course_identity`): plain JSON, no path."""
     message: dict[str, Any] = {name: getattr(task, name) for name in FIELDS}
+    message["protocol"] = PROTOCOL
     message["course"] = course
     message["files"] = _rules_files(Path(task.submission), task.variation)
     return message

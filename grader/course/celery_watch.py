@@ -197,7 +197,7 @@ class Dispatch:
                 elif status in celery_states.READY_STATES:
                     result = meta.get("result")
                     last_news = now
-                    if isinstance(result, GradingFailed) and result.request != waiting.request:
+                    if isinstance(result, GradingFailed) and result.request not in ("", waiting.request):
                         self._forget(identifier)  # an old duplicate's failure: not ours
                     elif isinstance(result, GradingFailed | TimeLimitExceeded) or waiting.resent:
                         del self.waiting[identifier]

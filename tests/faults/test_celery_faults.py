@@ -189,6 +189,14 @@ def test_the_visibility_timeout_is_sized_to_the_task_limit_not_an_hour(capsys):
     assert "--visibility-timeout must be at least 10 seconds" in capsys.readouterr().err
 
 
+def test_a_worker_refuses_a_message_of_another_protocol_in_words():
+    app = celery_app.make_app("redis://127.0.0.1:1/0")  # no connection is made
+    result = app.tasks[celery_app.TASK_NAME].apply(args=[{"student": "ada", "out_dir": "/course/x"}])
+    assert result.failed() and isinstance(result.result, celery_message.GradingFailed)
+    assert str(result.result) == ("the worker speaks Celery message protocol 2, `course grade` sent 1: give "
+                                  "the workers and `course grade` the same version of solitaire-lab")
+
+
 # -- item 1: a worker killed mid-grading -------------------------------------------------------
 def test_a_worker_killed_mid_grading_is_reported_resent_and_graded(server, template, tmp_path):
     url = redis_url(server, 1)
