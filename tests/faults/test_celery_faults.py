@@ -148,6 +148,14 @@ def _started_on(url: str, hostname: str | None, seconds: float = 60.0) -> str:
     raise AssertionError(f"no task STARTED in {seconds:.0f} s")
 
 
+def _stored_states(url: str, course: config.CourseConfig) -> dict[str, str]:
+    """Task id: state, of the results the backend holds for ``course``."""
+    client = celery_app.make_app(url).backend.client
+    pattern = f"celery-task-meta-solitaire-grade/{celery_message.course_identity(course)}/*"
+    return {key.decode(): json.loads(client.get(key) or "{}").get("status")
+            for key in client.scan_iter(pattern)}
+
+
 def _graded(course: config.CourseConfig) -> dict[str, int]:
     """Student: times graded by the fault graders (the template's static gradings left out)."""
     with ResultStore(course.results_path) as store:
@@ -269,6 +277,7 @@ def test_a_failed_grading_is_graded_again_by_the_next_run(server, template, tmp_
     worker = _worker(url, tmp_path / "worker.log", "fixable", concurrency=2, FAULT_GRADER_BROKEN=str(marker))
     try:
         failed, _ = _grade_here(course, url, "fault_graders:broken")
+        assert not _stored_states(url, course)  # each failure forgotten once reported
         marker.unlink()  # the fix
         fixed, _ = _grade_here(course, url, "fault_graders:broken")  # without --regrade
     finally:
@@ -277,6 +286,7 @@ def test_a_failed_grading_is_graded_again_by_the_next_run(server, template, tmp_
     for _, reason in failed.failed:
         assert reason.startswith("OSError: cannot read the submission"), reason
     assert len(fixed.graded) == 3 and not fixed.failed and not fixed.already
+    assert set(_stored_states(url, course).values()) == {"SUCCESS"}
     assert _graded(course) == dict.fromkeys(STUDENTS, 1)
 
 
