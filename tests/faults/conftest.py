@@ -19,7 +19,9 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
 COURSE_ID = "solitaire-lab"  # the default of `course init`, which the shared helpers use
-sys.path.insert(0, str(ROOT / "tests" / "workflow"))
+WORKFLOW = str(ROOT / "tests" / "workflow")  # tests/workflow has no package: put it on the path
+if WORKFLOW not in sys.path:
+    sys.path.insert(0, WORKFLOW)
 
 from workflow_support import at, published, push  # noqa: E402
 
