@@ -258,6 +258,11 @@ def run_assign(args: argparse.Namespace) -> int:
     for item in report.new:
         note = " (approved choice)" if item.source == "approved" else ""
         print(f"{item.student}: {item.variation}{note}")
+    for old, item in report.renamed:
+        print(f"{item.student}: {item.variation} (renamed from {old}: same e-mail, same variation)")
+    for student in report.removed:
+        print(f"{student}: no longer on the roster (kept in {course.assignments_path.name} and the "
+              "gradebook; not published)")
     counts = report.counts()
     print(f"{len(report.new)} new, {len(report.assignments)} in {course.assignments_path}; "
           + ", ".join(f"{v} {counts[v]}" for v in sorted(counts)))
@@ -271,6 +276,8 @@ def run_publish(args: argparse.Namespace) -> int:
     report = publish.publish(course, progress=lambda s: print(f"published {s}"))
     for student, reason in report.failed + report.notes:
         cli.warn(f"{student}: {reason}")
+    for student in report.removed:
+        print(f"{student}: no longer on the roster, not published")
     print(f"{len(report.published)} published, {len(report.skipped)} already published, "
           f"{len(report.failed)} failed")
     return ATTENTION if report.failed or report.notes else 0
@@ -321,9 +328,14 @@ def run_grade(args: argparse.Namespace) -> int:
                                      console=Console(stderr=True), backend=args.backend, broker=args.broker)
     for student, reason in report.failed:
         cli.warn(f"{student}: grading failed: {reason}")
+    for student, reason in report.unpublished:
+        cli.warn(f"{student}: feedback not published: {reason}")
+    if report.republished:
+        print("feedback published again (a stopped run had not finished it): "
+              + ", ".join(report.republished))
     print(f"{len(report.graded)} graded, {len(report.already)} already graded, "
           f"{len(report.failed)} failed, {len(report.not_gradable)} with nothing to grade")
-    return ATTENTION if report.failed else 0
+    return ATTENTION if report.failed or report.unpublished else 0
 
 
 def run_worker(args: argparse.Namespace) -> int:

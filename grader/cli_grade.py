@@ -92,6 +92,7 @@ def _usage(parser: argparse.ArgumentParser) -> int:
 
 def run_grade(args: argparse.Namespace) -> int:
     from .grade import grade_submission, submission_variation
+    from .lifeline import grading_run
 
     submission = Path(args.submission)
     if not submission.is_dir():
@@ -105,7 +106,9 @@ def run_grade(args: argparse.Namespace) -> int:
 
         # fails closed (WeakSandboxRefused: one line, status 2) before anything is graded
         print(f"solitaire: {layer_line(require_sandbox(args.allow_weak_sandbox))}", file=sys.stderr)
-    results = grade_submission(submission, variation, Path(args.out), worker=args.worker)
+    # a kill takes the hidden suite along; no temporary folder stays
+    with grading_run("solitaire grade", f"nothing was written to {args.out}: run it again"):
+        results = grade_submission(submission, variation, Path(args.out), worker=args.worker)
     maximum = sum(t["max_score"] for t in results["tests"])
     for test in results["tests"]:
         print(f"{test['score']:>7g} / {test['max_score']:<4g} {test['name']}")

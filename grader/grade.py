@@ -41,6 +41,7 @@ from solitaire.variation import Variation
 from . import catalog, feedback_model, feedback_render, sanitize
 from . import rubric as rubrics
 from .feedback import rule_test_output
+from .lifeline import dies_with_this_process
 from .load_status import headline_for_load, missing_file_headline
 from .scoring import MethodScore, maximum, results_json, score_tests, total
 
@@ -146,7 +147,8 @@ def run_suite(rules: Path, name: str, worker: str, work: Path, timeout: float,
     env["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
     try:
         process = subprocess.run(command, cwd=work, env=env, capture_output=True, text=True,
-                                 timeout=timeout, start_new_session=True)
+                                 timeout=timeout, start_new_session=True,
+                                 preexec_fn=dies_with_this_process())  # a killed grader takes it along
         output = process.stdout + process.stderr
     except subprocess.TimeoutExpired as expired:
         partial = expired.stdout.decode("utf-8", "replace") if isinstance(expired.stdout, bytes) else ""

@@ -7,7 +7,10 @@ Rules, in order:
 2. A new student with an approved custom choice in ``approvals.csv`` gets it
    (any variation of the catalog). An approval naming an unknown variation
    leaves that student unassigned, with a message, until it is fixed.
-3. Every other new student gets one of the course's approved variations: the
+3. A new student whose e-mail belongs to an assigned student no longer on
+   the roster is that student under a corrected id: they keep that
+   variation (source ``renamed``; :mod:`grader.course.roster_sync`).
+4. Every other new student gets one of the course's approved variations: the
    new students are taken in a seeded shuffle of their ids, and each gets a
    least-used variation (counting the students of the roster already
    assigned), ties broken by the same seeded generator. Without custom
@@ -32,16 +35,18 @@ from .config import CourseConfig
 from .points import known_variations
 from .roster import Problem, Student, check_id, read_roster, read_rows, write_csv
 
-ASSIGNMENT_COLUMNS = ("id", "variation", "source")
+ASSIGNMENT_COLUMNS = ("id", "variation", "source", "email")
 RANDOM = "random"
 APPROVED = "approved"
+RENAMED = "renamed"
 
 
 @dataclass(frozen=True)
 class Assignment:
     student: str
     variation: str
-    source: str  # RANDOM or APPROVED
+    source: str  # RANDOM, APPROVED or RENAMED
+    email: str = ""  # the roster's when assigned: a student whose id changes is found by it
 
 
 @dataclass
@@ -49,6 +54,8 @@ class AssignReport:
     assignments: list[Assignment]
     new: list[Assignment] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
+    renamed: list[tuple[str, Assignment]] = field(default_factory=list)  # (old id, the new id's)
+    removed: list[str] = field(default_factory=list)  # assigned, no longer on the roster
 
     def counts(self, students: Sequence[str] | None = None) -> Counter[str]:
         wanted = None if students is None else set(students)
@@ -70,7 +77,7 @@ def read_assignments(path: Path) -> tuple[dict[str, Assignment], list[Problem]]:
         if variation not in known:
             problems.append(Problem(str(path), line,
                                     f"student {student!r}: variation {variation!r} is not in the catalog"))
-        found[student] = Assignment(student, variation, row.get("source") or RANDOM)
+        found[student] = Assignment(student, variation, row.get("source") or RANDOM, row.get("email", ""))
     return found, problems
 
 
@@ -158,19 +165,32 @@ def choose(
 
 def run(config: CourseConfig) -> AssignReport:
     """Read the roster, approvals and earlier assignments; write ``assignments.csv``."""
+    from .roster_sync import renames
+
     students, problems = read_roster(config.roster_path)
     ids = [s.id for s in students]
     existing, existing_problems = read_assignments(config.assignments_path)
     approvals, rejected, approval_problems = read_approvals(config.approvals_path, set(ids))
     problems += existing_problems + approval_problems
+    renamed = renames(students, existing)
+    for new_id, old in renamed.items():
+        existing[new_id] = Assignment(new_id, old.variation, RENAMED)
     assignments, new, notes = choose(ids, config.variations, config.seed, existing, approvals, rejected)
     problems += [Problem(str(config.approvals_path), 0, note) for note in notes]
+    emails = {s.id: s.email for s in students}
+    assignments = [Assignment(a.student, a.variation, a.source, emails.get(a.student) or a.email)
+                   for a in assignments]
     write_csv(
         config.assignments_path,
         ASSIGNMENT_COLUMNS,
-        [(a.student, a.variation, a.source) for a in assignments],
+        [(a.student, a.variation, a.source, a.email) for a in assignments],
     )
-    return AssignReport(assignments, new, problems)
+    by_id = {a.student: a for a in assignments}
+    return AssignReport(assignments, new, problems,
+                        renamed=[(old.student, by_id[new_id]) for new_id, old in renamed.items()],
+                        removed=[a.student for a in assignments
+                                 if a.student not in emails and a.student not in
+                                 {old.student for old in renamed.values()}])
 
 
 def load_assignments(config: CourseConfig) -> list[Assignment]:

@@ -23,6 +23,7 @@ from rich.text import Text
 
 from solitaire.errors import UserError
 
+from . import storage
 from .assign import load_assignments, roster_by_id
 from .collect import ATTENTION, Collected, read_collected
 from .config import CourseConfig
@@ -142,9 +143,10 @@ def export_csv(config: CourseConfig, path: Path | None = None) -> tuple[Path, li
     """Write the grades CSV (default ``grades.csv`` in the course directory) with a ``points_<method>``
     column per rule method (:mod:`.rule_columns`), and the Canvas and Moodle imports (:mod:`.lms`)."""
     path = path or config.grades_path
-    rows = grade_rows(config)
-    write_csv(path, *with_rule_columns(config, rows, GRADES_COLUMNS, [row.csv_row() for row in rows]))
-    write_lms_csvs(config, rows, blank=NEEDS_ATTENTION)
+    with storage.guard(config.results_path, "export"):
+        rows = grade_rows(config)
+        write_csv(path, *with_rule_columns(config, rows, GRADES_COLUMNS, [row.csv_row() for row in rows]))
+        write_lms_csvs(config, rows, blank=NEEDS_ATTENTION)
     return path, rows
 
 

@@ -22,6 +22,12 @@
 * A submission whose grading fails (the grader raised, its process died) is
   reported and left out of the store, so the next run tries it again; the
   rest of the class is graded.
+* Under faults (issue 18): publishing a result's feedback is recorded with it
+  and every run publishes again what a stop left out (:mod:`.publication`);
+  the grading processes die with this one and their temporary folders go
+  with them (:mod:`grader.lifeline`); a storage error is one line naming the
+  file, and a full disk stops the run after the submissions being graded
+  (:mod:`.storage`).
 
 Feedback: ``feedback/<student>/feedback.md``, ``feedback.html`` (with the late
 penalty and the final grade) and ``results.json`` (the latest graded commit);
@@ -33,11 +39,13 @@ from __future__ import annotations
 import datetime as dt
 import json
 import multiprocessing
+import os
 import re
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -48,7 +56,8 @@ from rich.console import Console
 
 from solitaire.errors import UserError
 
-from . import feedback_files
+from ..lifeline import Stopped, die_with_parent, grading_run, kill_pool_workers
+from . import faults, feedback_files, publication, storage
 from .assign import load_assignments, roster_by_id
 from .collect import Collected, read_collected
 from .config import CourseConfig
@@ -75,6 +84,8 @@ class GradeReport:
     failed: list[tuple[str, str]] = field(default_factory=list)
     not_gradable: list[Collected] = field(default_factory=list)
     run_id: str = ""
+    republished: list[str] = field(default_factory=list)  # feedback a stopped run had not published
+    unpublished: list[tuple[str, str]] = field(default_factory=list)  # (student, why it could not be)
 
 
 @dataclass
@@ -219,6 +230,11 @@ class ClassGrader:
                 config, self.grader, regrade, store, self.version
             )
             writes = self.gradebook_writes(store, gradable)
+            stored = {row.student: (row, result) for row, result in writes.records}
+            report.republished, report.unpublished = publication.heal(
+                store.connection, [(student, result) for student, (_, result) in stored.items()],
+                config.feedback_dir,
+                lambda student, out: self.publish_feedback(student, out, *stored[student]))
             if not tasks and is_current(store.gradebook_state(url), url, writes.digest):
                 progress.finish(f"nothing to grade: {len(report.already)} already graded with "
                                 f"{self.version}, {len(report.not_gradable)} with nothing to grade; "
@@ -236,6 +252,7 @@ class ClassGrader:
                 progress.phase(WRITING)
                 writes = self.gradebook_writes(store, gradable)
                 written = self._write_all(gradebook, writes, report)
+                publication.record_all(store.connection, writes.records, report.failed, config.feedback_dir)
                 scores = gradebook.scores() if written else None
             digest = file_digest(url)
             if scores is not None and digest is not None:
@@ -304,7 +321,8 @@ class ClassGrader:
         context = multiprocessing.get_context("spawn")
         workers = max(1, min(jobs, len(tasks)))
         progress.phase(STARTING.format(jobs=workers))
-        with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        with ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=die_with_parent,
+                                 initargs=(os.getpid(),)) as pool, stop_on_error(pool):
             futures: dict[Future[GradeOutcome], GradeTask] = {pool.submit(grade_one, t): t for t in tasks}
             progress.phase(GRADING if attempt == 0 else f"{GRADING} (retry)", total=len(tasks))
             for future in as_completed(futures):
@@ -371,13 +389,28 @@ class ClassGrader:
             return
         result = self.to_result(outcome)
         store.put(result)  # first the store: it decides what is graded again
+        faults.checkpoint("stored")
         self.publish_feedback(task.student, Path(task.out_dir), rows[task.student], result)
+        publication.record(store.connection, task.key, self.config.feedback_dir / task.student)
         report.graded.append(task.key)
         try:
             self.record(gradebook, rows[task.student], result)
         except Exception as error:  # noqa: BLE001 - stored; the next run writes the gradebook again
             report.failed.append((task.student, f"graded and stored, but not written to the gradebook: "
                                                 f"{type(error).__name__}: {error}"))
+
+
+@contextmanager
+def stop_on_error(pool: ProcessPoolExecutor) -> Iterator[None]:
+    """On an error (a full disk) no queued submission starts and those being graded finish; on a stop
+    (SIGTERM, Ctrl-C) the workers are killed, with everything they started."""
+    try:
+        yield
+    except BaseException as error:
+        pool.shutdown(wait=False, cancel_futures=True)
+        if isinstance(error, (Stopped, KeyboardInterrupt)):
+            kill_pool_workers()
+        raise
 
 
 def import_celery_app() -> ModuleType:
@@ -400,7 +433,8 @@ def grade_class(
     broker: str | None = None,
 ) -> GradeReport:
     """Grade the class (see the module docstring); one grading per course at a time."""
-    with course_lock(config.work_dir, "grade"):
+    with storage.guard(config.results_path, "grade"), course_lock(config.work_dir, "grade"), \
+            grading_run("course grade", "the results stored so far are kept: run it again to grade the rest"):
         return ClassGrader(config, grader).run(jobs, regrade, console, backend=backend, broker=broker)
 
 

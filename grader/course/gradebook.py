@@ -109,7 +109,15 @@ class CourseGradebook:
                                                max_score=points, cell_type="code")
 
     def ensure_students(self, students: list[Student]) -> None:
+        """Add or update each student; one known without a name or e-mail (who left the roster)
+        keeps what the gradebook holds: a name is never wiped."""
         for student in students:
+            if not student.name and not student.email:
+                try:
+                    self.gradebook.find_student(student.id)
+                    continue
+                except MissingEntry:
+                    pass
             first, last = _first_last(student.name)
             self.gradebook.update_or_create_student(student.id, first_name=first, last_name=last,
                                                     email=student.email or None)

@@ -5,8 +5,11 @@ is created (with its reflog on); the student repo is generated from the
 starter of the student's variation (:func:`grader.starter.make_repo`), given
 one initial commit and pushed to the remote's main branch. A remote whose
 branch already exists is left alone, so a rerun publishes only the students
-added since. ``published.csv`` records the URL and the SHA of the initial
-commit (``course collect`` knows from it that a student has not pushed yet).
+added since. The roster must match the assignments (:mod:`roster_sync`): a
+student added or renamed since ``course assign`` stops the publish before
+anything is pushed; a student removed is not published. ``published.csv``
+records the URL and the SHA of the initial commit (``course collect`` knows
+from it that a student has not pushed yet).
 """
 
 from __future__ import annotations
@@ -29,7 +32,8 @@ from .config import CourseConfig
 from .gitutil import commit_all, git_error, init_bare, push, remote_branches
 from .lock import course_lock
 from .points import known_variations
-from .roster import read_rows, write_csv
+from .roster import read_roster, read_rows, write_csv
+from .roster_sync import refuse_if_changed
 
 PUBLISHED_COLUMNS = ("id", "variation", "url", "sha", "published_at")
 RepoWriter = Callable[[str, Path], object]
@@ -75,6 +79,7 @@ class PublishReport:
     failed: list[tuple[str, str]] = field(default_factory=list)
     #: (student, what the instructor should know): a handed-out repo holding another variation
     notes: list[tuple[str, str]] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)  # assigned, no longer on the roster: not published
 
 
 def read_published(path: Path) -> dict[str, Published]:
@@ -159,12 +164,17 @@ def _publish(
     progress: Callable[[str], None] | None,
 ) -> PublishReport:
     report = PublishReport()
+    assignments = load_assignments(config)
+    roster, _ = read_roster(config.roster_path)
+    report.removed = refuse_if_changed(roster, assignments, str(config.roster_path)).removed
     if writer is write_student_repo:  # the course's own terms in each README
         writer = functools.partial(write_student_repo, config=config)
     records = read_published(config.published_path)
     host = hosts.from_config(config)
-    for assignment in load_assignments(config):
+    for assignment in assignments:
         student, variation = assignment.student, assignment.variation
+        if student in report.removed:
+            continue
         url = config.remote_url(student)
         local = config.local_remote(student)
         try:
