@@ -24,7 +24,10 @@
   rest of the class is graded.
 
 Feedback: ``feedback/<student>/feedback.md`` and ``results.json`` (the latest
-graded commit); every grading run keeps its own folder under ``.work/grading``.
+graded commit, with the final grade the gradebook records:
+:mod:`grader.course.grade_outputs`); every grading run keeps its own folder
+under ``.work/grading``. A dry run (:mod:`grader.course.dry_run`) writes all of
+this in a folder of its own.
 """
 
 from __future__ import annotations
@@ -51,6 +54,7 @@ from solitaire.errors import UserError
 from .assign import load_assignments, roster_by_id
 from .collect import Collected, read_collected
 from .config import CourseConfig
+from .grade_outputs import OUTPUTS_VERSION, record_grade, sync_outputs
 from .grade_progress import GRADING, OPENING, REACHING, STARTING, WRITING, RunProgress
 from .gradebook_state import GradebookState, course_gradebook, file_digest, inputs_digest, is_current
 from .graders import get as get_grader
@@ -167,11 +171,8 @@ class ClassGrader:
         self, row: Collected, result: Result
     ) -> tuple[str, str, dt.datetime, dict[str, float], float]:
         """The arguments of :meth:`CourseGradebook.record` for ``row`` graded as ``result``."""
-        points = category_points(row.variation, self.config.points)
-        earned = earned_points(result.categories, points)
-        raw = sum(earned.values())
-        penalty = round(raw * row.penalty_percent / 100.0, 4)
-        return row.student, row.variation, dt.datetime.fromisoformat(row.received_at), earned, penalty
+        earned, grade = record_grade(self.config, row, result)
+        return row.student, row.variation, dt.datetime.fromisoformat(row.received_at), earned, grade.penalty
 
     def record(self, gradebook: CourseGradebook, row: Collected, result: Result) -> None:
         gradebook.record(*self.record_values(row, result))
@@ -191,6 +192,7 @@ class ClassGrader:
         students = list(roster.values()) + dropped
         digest = inputs_digest({
             "url": config.gradebook_db_url(), "course": config.course_id, "assignment": config.assignment,
+            "outputs": OUTPUTS_VERSION,
             "deadline": config.deadline.isoformat(),
             "variations": [[v, category_points(v, config.points)] for v in variations],
             "students": [[s.id, s.name, s.email] for s in students],
@@ -237,6 +239,7 @@ class ClassGrader:
                 writes = self.gradebook_writes(store, gradable)
                 written = self._write_all(gradebook, writes, report)
                 scores = gradebook.scores() if written else None
+                sync_outputs(config, gradebook, writes.records, self.publish_feedback)
             digest = file_digest(url)
             if scores is not None and digest is not None:
                 store.save_gradebook_state(GradebookState(url, writes.digest, digest, scores))
