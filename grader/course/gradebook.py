@@ -46,7 +46,6 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import os
-import sqlite3
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -57,6 +56,7 @@ from nbgrader.api import Gradebook, MissingEntry, SubmittedAssignment, Submitted
 from solitaire.errors import UserError
 
 from .config import CourseConfig
+from .gradebook_state import copy_database
 from .points import category_points, known_variations
 from .roster import Student
 
@@ -102,19 +102,9 @@ def _first_last(name: str) -> tuple[str, str]:
 
 def backup_sqlite(url: str, folder: Path, label: str) -> Path | None:
     """A copy of the SQLite database at ``url`` in ``folder`` (None: not a SQLite file)."""
-    if not url.startswith("sqlite:///") or not Path(url[len("sqlite:///"):]).is_file():
-        return None
-    folder.mkdir(parents=True, exist_ok=True)
     stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%S%fZ")
     target = folder / f"gradebook-{label}-{stamp}.db"
-    source = sqlite3.connect(url[len("sqlite:///"):])
-    copy = sqlite3.connect(target)
-    try:
-        source.backup(copy)  # consistent even while another connection has the file open
-    finally:
-        copy.close()
-        source.close()
-    return target
+    return target if copy_database(url, target) else None
 
 
 class CourseGradebook:
