@@ -179,3 +179,60 @@ def test_a_reassigned_student_has_one_submission_and_one_folder(graded: config.C
     for step in ("submitted", "autograded"):
         moved = [p.name for p in (root / step / "ada").iterdir()]
         assert moved == [nbgrader_assignment(course.assignment, new)]
+
+
+def legacy_gradebook(course: config.CourseConfig, scores: dict[str, float]) -> None:
+    """The gradebook as the old layout wrote it: one assignment named after the course assignment, a
+    notebook per variation (nbgrader's max_score: the sum over every variation), a notebook per student."""
+    from nbgrader.api import Grade, SubmittedAssignment, SubmittedNotebook
+
+    with Gradebook(course.gradebook_db_url(), course_id=course.course_id) as gradebook:
+        for assignment in list(gradebook.assignments):
+            gradebook.remove_assignment(assignment.name)
+        gradebook.add_assignment(course.assignment, duedate=course.deadline, course_id=course.course_id)
+        for variation in course.variations:
+            gradebook.add_notebook(variation, course.assignment)
+            for category, points in category_points(variation, course.points).items():
+                gradebook.add_grade_cell(category, variation, course.assignment, max_score=points,
+                                         cell_type="code")
+        for student, score in scores.items():
+            gradebook.update_or_create_student(student)
+            submission = SubmittedAssignment(assignment=gradebook.find_assignment(course.assignment),
+                                             student=gradebook.find_student(student))
+            gradebook.db.add(submission)
+            notebook = gradebook.find_notebook(variation_of(course, student), course.assignment)
+            submitted = SubmittedNotebook(notebook=notebook, assignment=submission)
+            gradebook.db.add(submitted)
+            for index, cell in enumerate(notebook.grade_cells):
+                points = score if index == 0 else 0.0
+                gradebook.db.add(Grade(cell_id=cell.id, notebook=submitted, auto_score=points))
+        gradebook.db.commit()
+        assert gradebook.find_assignment(course.assignment).max_score > 100  # the old problem
+
+
+def test_an_old_gradebook_is_migrated_by_the_next_run(graded: config.CourseConfig, tmp_path: Path) -> None:
+    course = copy_of(graded, tmp_path)
+    expected = final_grades(course)
+    legacy_gradebook(course, {student: 1.0 for student in GRADED})
+    report = grade_class(course, jobs=1, grader="static")
+    assert report.graded == []  # nothing graded again: the stored results are written in the new layout
+    with Gradebook(course.gradebook_db_url(), course_id=course.course_id) as gradebook:
+        assert sorted(a.name for a in gradebook.assignments) == sorted(
+            nbgrader_assignment(course.assignment, v) for v in course.variations)
+    assert final_grades(course) == expected
+    (backup,) = (course.work_dir / "gradebook-backups").glob("gradebook-before-per-variation-*.db")
+    with Gradebook(f"sqlite:///{backup}", course_id=course.course_id) as old:
+        assert [a.name for a in old.assignments] == [course.assignment]  # the old layout, kept
+        assert len(old.find_assignment(course.assignment).submissions) == len(GRADED)
+
+
+def test_an_assignment_that_is_not_the_old_layout_is_left_alone(graded: config.CourseConfig,
+                                                                tmp_path: Path) -> None:
+    course = copy_of(graded, tmp_path)
+    with Gradebook(course.gradebook_db_url(), course_id=course.course_id) as gradebook:
+        gradebook.add_assignment(course.assignment, course_id=course.course_id)
+        gradebook.add_notebook("essay", course.assignment)  # someone's own notebook of that name
+    grade_class(course, jobs=1, grader="static")
+    with Gradebook(course.gradebook_db_url(), course_id=course.course_id) as gradebook:
+        assert [n.name for n in gradebook.find_assignment(course.assignment).notebooks] == ["essay"]
+    assert not (course.work_dir / "gradebook-backups").exists()
