@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import json
 
 import pytest
 from rich.console import Console
@@ -35,6 +36,9 @@ def test_small_demo_end_to_end_in_the_sandbox(tmp_path):
     printed = (tmp_path / "out.txt").read_text()
     assert "Gradebook of demo/solitaire" in printed
     assert str(course / "feedback" / "s01" / "feedback.md") in printed
+    assert f"formgrader: run them in {course / 'nbgrader'})" in printed.replace("\n", "")
+    results = json.loads((course / "feedback" / "s02" / "results.json").read_text(encoding="utf-8"))
+    assert results["final_score"] == float(rows["s02"]["score"]) < results["raw_score"]  # late: -20 %
     assert rows["s05"]["score"] == "0"  # the cheat: its attack ran (see test_cheat.py) and got nothing
     (line,) = [line for line in printed.splitlines() if line.startswith("cheat s05 tried to")]
     assert "forge results.json" in line and "hidden traces" in line and "os._exit(0)" in line
