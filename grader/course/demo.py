@@ -225,8 +225,8 @@ def run_demo(
             console.print(cheat_verdict(course, grade.student, grade.score or 0.0, grade.max_score),
                           highlight=False, soft_wrap=True)
     console.print(f"grades CSV: {csv_path}")
-    console.print(f"nbgrader gradebook: {course.gradebook_db_url()} (nbgrader export, formgrader: run them "
-                  f"in {nbgrader_root(course)})")
+    console.print(f"nbgrader gradebook: {course.gradebook_db_url()}")
+    console.print(f"nbgrader's tools (nbgrader export, formgrader): run them in {nbgrader_root(course)}")
     console.print("feedback files:")
     for grade in grades:
         if grade.feedback:
