@@ -52,6 +52,9 @@ def earned_points(categories: dict[str, tuple[float, float]], points: dict[str, 
 # show the grade of this section: ``final = max(0, raw - penalty)``, where ``raw`` is the
 # course's points earned (:func:`earned_points`, summed) and ``penalty`` the late penalty in
 # points (``raw * penalty_percent / 100``, :mod:`grader.course.late`), both to 4 decimals.
+# After a run: :func:`final_grade` / :func:`final_grades` (what the gradebook records). During a
+# run, before the gradebook is written: ``grader.course.grade_outputs.record_grade(config, row,
+# result)`` gives the same :class:`FinalGrade` from a collected row and its stored result.
 
 
 def late_penalty(raw: float, penalty_percent: float) -> float:
