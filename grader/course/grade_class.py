@@ -54,7 +54,7 @@ from solitaire.errors import UserError
 from .assign import load_assignments, roster_by_id
 from .collect import Collected, read_collected
 from .config import CourseConfig
-from .grade_outputs import OUTPUTS_VERSION, record_grade, sync_outputs
+from .grade_outputs import OUTPUTS_VERSION, outputs_present, record_grade, sync_outputs
 from .grade_progress import GRADING, OPENING, REACHING, STARTING, WRITING, RunProgress
 from .gradebook_state import GradebookState, course_gradebook, file_digest, inputs_digest, is_current
 from .graders import get as get_grader
@@ -221,7 +221,8 @@ class ClassGrader:
                 config, self.grader, regrade, store, self.version
             )
             writes = self.gradebook_writes(store, gradable)
-            if not tasks and is_current(store.gradebook_state(url), url, writes.digest):
+            if not tasks and is_current(store.gradebook_state(url), url, writes.digest) \
+                    and outputs_present(config, writes.records):
                 progress.finish(f"nothing to grade: {len(report.already)} already graded with "
                                 f"{self.version}, {len(report.not_gradable)} with nothing to grade; "
                                 "the gradebook is up to date")

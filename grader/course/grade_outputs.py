@@ -23,7 +23,8 @@ After every stored result is written to the gradebook, each graded student's
 Then nbgrader's folders for formgrader are written (:mod:`grader.course.nbgrader_files`).
 :data:`OUTPUTS_VERSION` is part of what decides whether a run with nothing new
 may skip the gradebook (:mod:`grader.course.gradebook_state`): changing what is
-written here, or the gradebook's layout, makes the next run write everything again.
+written here, or the gradebook's layout, makes the next run write everything again;
+so does a missing file (:func:`outputs_present`: a deleted ``feedback/`` comes back).
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ from typing import TYPE_CHECKING, Any
 
 from .collect import Collected
 from .config import CourseConfig
-from .nbgrader_files import write_course_files
+from .nbgrader_files import nbgrader_root, write_course_files
 from .points import category_points
 from .results import Result
 from .scores import FinalGrade, earned_points, submission_grade
@@ -72,6 +73,13 @@ def write_json(path: Path, data: dict[str, Any]) -> None:
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+def outputs_present(config: CourseConfig, records: list[tuple[Collected, Result]]) -> bool:
+    """Whether every file :func:`sync_outputs` writes exists (a run with nothing new may skip it)."""
+    if not (nbgrader_root(config) / "nbgrader_config.py").is_file():
+        return False
+    return all((config.feedback_dir / row.student / "results.json").is_file() for row, _ in records)
 
 
 def sync_outputs(

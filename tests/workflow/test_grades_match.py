@@ -236,3 +236,16 @@ def test_an_assignment_that_is_not_the_old_layout_is_left_alone(graded: config.C
     with Gradebook(course.gradebook_db_url(), course_id=course.course_id) as gradebook:
         assert [n.name for n in gradebook.find_assignment(course.assignment).notebooks] == ["essay"]
     assert not (course.work_dir / "gradebook-backups").exists()
+
+
+def test_a_deleted_feedback_folder_comes_back_without_grading(graded: config.CourseConfig,
+                                                              tmp_path: Path) -> None:
+    course = copy_of(graded, tmp_path)
+    kept = {s: (course.feedback_dir / s / "results.json").read_bytes() for s in GRADED}
+    shutil.rmtree(course.feedback_dir)
+    shutil.rmtree(nbgrader_root(course))
+    report = grade_class(course, jobs=1, grader="static")
+    assert report.graded == []
+    assert {s: (course.feedback_dir / s / "results.json").read_bytes() for s in GRADED} == kept
+    assert (course.feedback_dir / "ada" / "feedback.md").is_file()
+    assert (nbgrader_root(course) / "nbgrader_config.py").is_file()
