@@ -10,6 +10,7 @@
     solitaire course grade [DIR] --backend celery [--broker URL]   ... on a Celery worker pool
     solitaire course worker [--broker URL] [--concurrency N]  a Celery grading worker
     solitaire course export [DIR] [--out CSV] [--gradescope ZIP]
+    solitaire course return [DIR] [--branch NAME] [--dry-run]   feedback to each student's repo
     solitaire demo [--dir DIR] [--students N]                 all of it on a simulated class
 
 Exit status: 0 when everything went through; 1 when the step was carried out
@@ -52,7 +53,9 @@ def register(subparsers: Any) -> None:
         steps, "init", "create a course directory (course.toml, example roster)",
         "Write DIR/course.toml (course id, assignment, approved variations, seed, deadline\n"
         "with time zone, late policy, remote URL template, gradebook URL), an example\n"
-        "DIR/roster.csv and an empty DIR/approvals.csv. Edit them, then run assign.",
+        "DIR/roster.csv and an empty DIR/approvals.csv. Edit them, then run assign.\n"
+        "Prints how winnable each approved variation is per option value, as the solver\n"
+        "measured it (docs/winnability.md), and warns about a setting no deal was won with.",
         ["solitaire course init sol101",
          "solitaire course init sol101 --deadline 2025-03-14T23:59:00+01:00 --seed 7"],
     )
@@ -145,8 +148,9 @@ def register(subparsers: Any) -> None:
     p.set_defaults(func=run_worker)
 
     p = _step(steps, "export", "write the grades CSV (and a Gradescope autograder zip)",
-              "Write grades.csv (one row per student: status, SHA, raw score, late penalty,\n"
-              "score) from the gradebook and print the gradebook. With --gradescope, also\n"
+              "Write grades.csv (one row per student: status, grading status such as\n"
+              "syntax-error or missing-file, SHA, raw score, late penalty, score) from the\n"
+              "gradebook and print the gradebook. With --gradescope, also\n"
               "build an autograder zip for Gradescope.",
               ["solitaire course export", "solitaire course export --gradescope autograder.zip"])
     p.add_argument("--out", metavar="CSV", help="where to write the grades (default: DIR/grades.csv)")
@@ -156,6 +160,10 @@ def register(subparsers: Any) -> None:
                         "works (Gradescope's Docker may block namespaces); without it such a run refuses "
                         "to grade and tells the student the autograder failed")
     p.set_defaults(func=run_export)
+
+    from grader.cli_return import add_parser as add_return
+
+    add_return(steps, _step)
 
     p = cli.add_command(
         subparsers, "demo", "run a whole simulated course end to end",
@@ -228,6 +236,9 @@ def run_init(args: argparse.Namespace) -> int:
                          deadline=args.deadline, variations=variations, **settings)
     print(f"created {course.directory / config.CONFIG_NAME}")
     print(f"deadline {course.deadline.isoformat()}; variations: {', '.join(course.variations)}")
+    from grader.course.winnability_note import print_winnability
+
+    print_winnability(course.variations, print, cli.warn)
     print(f"next: edit {course.roster_path.name} and {course.approvals_path.name}, then "
           f"`solitaire course assign {args.directory}`")
     return 0

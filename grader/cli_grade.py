@@ -22,13 +22,15 @@ from solitaire.errors import UserError
 def register(subparsers: Any) -> None:
     """Add ``grade``, ``traces build``, ``traces check`` and ``check-suite``."""
     grade = cli.add_command(
-        subparsers, "grade", "grade one submission: results.json (Gradescope) and feedback.md",
+        subparsers, "grade", "grade one submission: results.json (Gradescope), feedback.md and .html",
         "Replay the hidden traces of the variation against SUBMISSION_DIR/<variation>.py\n"
         "in the sandbox and score it: each rule method's points (assignments/catalog.toml)\n"
         "are split among its tests, one per ruling it implements and one for random play;\n"
         "a test earns its share only when all its checks pass (docs/grading.md). Writes\n"
-        "OUT/results.json in Gradescope's format (one test per method and ruling) and\n"
-        "OUT/feedback.md. OUT must be new or empty.\n"
+        "OUT/results.json in Gradescope's format (one test per method and ruling),\n"
+        "OUT/feedback.md and OUT/feedback.html (the same feedback as a self-contained\n"
+        "page, boards drawn as cards; OUT/feedback.json is their data). OUT must be new\n"
+        "or empty.\n"
         "--worker local runs the code in the grader's own processes: for trusted code only.",
         ["solitaire grade ./alice --variation scorpion --out ./alice-results",
          "solitaire grade reference-copy/ --variation indian --out /tmp/out --worker local"],
@@ -36,7 +38,7 @@ def register(subparsers: Any) -> None:
     grade.add_argument("submission", metavar="SUBMISSION_DIR", help="the directory holding <variation>.py")
     grade.add_argument("--variation", metavar="V", help="the variation (default: the one rules file found)")
     grade.add_argument("--out", metavar="OUT", required=True,
-                       help="directory for results.json and feedback.md")
+                       help="directory for results.json, feedback.md and feedback.html")
     grade.add_argument("--worker", choices=("sandbox", "local"),
                        help="sandbox (default) or local (trusted code only: runs it unsandboxed)")
     grade.add_argument("--allow-weak-sandbox", action="store_true",

@@ -9,8 +9,11 @@
    method's points (``assignments/catalog.toml``) split among its tests, one
    per ruling it implements plus random play; a test scores only when every
    one of its checks passed.
-3. ``OUT/results.json`` (Gradescope's format, one test per method and ruling)
-   and ``OUT/feedback.md`` are written; ``OUT`` may be an existing empty directory.
+3. ``OUT/results.json`` (Gradescope's format, one test per method and ruling),
+   ``OUT/feedback.md`` and ``OUT/feedback.html`` (one model, two templates:
+   :mod:`grader.feedback_render`; the model itself as ``OUT/feedback.json``)
+   are written; ``OUT`` may be an existing empty directory. A rules file that
+   is missing or cannot be loaded gets a status (:mod:`grader.load_status`).
 
 :func:`grade_in_process` is the fast path for trusted code (the reference,
 mutants): the same replay and scoring, in this process, without pytest.
@@ -35,16 +38,14 @@ from solitaire.replay import Summary, WorkerSource, replay
 from solitaire.traces import load_dir
 from solitaire.variation import Variation
 
-from . import catalog, sanitize
+from . import catalog, feedback_model, feedback_render, sanitize
 from . import rubric as rubrics
-from .feedback import feedback_markdown, rule_test_output
+from .feedback import rule_test_output
+from .load_status import headline_for_load, missing_file_headline
 from .scoring import MethodScore, maximum, results_json, score_tests, total
 
 SUITE_DIR = Path(__file__).resolve().parent / "suite"
 #: results.json's extra_data.status for a rules file that could not be loaded, by the error's type
-LOAD_STATUS = {"SyntaxError": "syntax-error", "IndentationError": "syntax-error", "TabError": "syntax-error",
-               "ImportError": "import-error", "ModuleNotFoundError": "import-error",
-               "UnknownVariation": "no-variation"}
 WORKER_KINDS = ("sandbox", "local")
 
 
@@ -166,7 +167,7 @@ def grade_submission(
     timeout: float = 1200.0,
     traces_dir: Path | None = None,
 ) -> dict[str, Any]:
-    """Grade ``submission/<variation>.py``; write ``out/results.json`` and ``out/feedback.md``.
+    """Grade ``submission/<variation>.py``; write ``out/results.json``, ``feedback.md``, ``feedback.html``.
 
     Returns the results. Raises :class:`UserError` for the grader's user's
     mistakes (unknown variation, non-empty ``out``); a submission's own
@@ -187,15 +188,13 @@ def grade_submission(
     _prepare_out(out)
     points = dict(points or entry.points)
     rules = submission / f"{variation}.py"
-    notes: list[str] = []
+    notes: list[dict[str, str]] = []
     counts: dict[str, Any] = {"cells": {}, "first_failures": {}}
     internal_error = ""
-    status = "ok"  # or missing-file, syntax-error, import-error, no-variation, load-error, internal-error
-    not_run = ""  # why no rule was tested at all (said once, at the top)
+    status = "ok"  # or one of load_status.STATUSES
+    headline: dict[str, str] | None = None  # why no rule was tested at all (said once, at the top)
     if not rules.is_file() or rules.is_symlink():
-        status = "missing-file"
-        not_run = f"Your submission has no file {rules.name}: nothing could be graded."
-        notes.append(not_run)
+        status, headline = "missing-file", missing_file_headline(submission, rules.name)
     else:
         with tempfile.TemporaryDirectory(prefix="solitaire-grade-") as temporary:
             work = Path(temporary)
@@ -205,42 +204,43 @@ def grade_submission(
             load = (found or {}).get("sandbox", {}).get("load_failure")
             if found is None:
                 status, internal_error = "internal-error", output[-4000:]
-                notes.append("The grader could not finish grading this submission; your instructor "
-                             "has been told. The score below is not final.")
+                notes.append(feedback_model.note("The grader could not finish grading this submission; your "
+                                                 "instructor has been told. The score below is not final."))
             elif found.get("sandbox", {}).get("failed"):
                 counts, status = found, "internal-error"
                 internal_error = "the sandbox could not start the worker\n" + output[-4000:]
-                notes.append("The grader's sandbox could not run your code (not a problem of your code); "
-                             "your instructor has been told. The score below is not final.")
+                notes.append(feedback_model.note(
+                    "The grader's sandbox could not run your code (not a problem of your code); your "
+                    "instructor has been told. The score below is not final."))
             elif load:
                 counts = found
-                status = LOAD_STATUS.get(str(load.get("error")), "load-error")
-                not_run = (f"Your rules file {rules.name} could not be used, so no rule was tested: "
-                           + sanitize.code(load.get("message", ""), 500))
-                notes.append(not_run)
+                status, headline = headline_for_load(rules.name, load)
             else:
                 counts = found
                 timeouts = [n for n, t in counts.get("traces", {}).items() if t.get("status") == "timeout"]
                 if timeouts:
-                    notes.append(f"{len(timeouts)} hidden trace(s) ran out of time; the checks they "
-                                 "could not make count as failed. Is some rule very slow?")
+                    notes.append(feedback_model.note(f"{len(timeouts)} hidden trace(s) ran out of time; the "
+                                                     "checks they could not make count as failed. Is some "
+                                                     "rule very slow?"))
     rubric = rubric_for(variation, points=points,
                         traces=load_dir(traces_dir, schema=False) if traces_dir is not None else None)
     methods = score_tests(rubric, counts["cells"], counts.get("first_failures"))
     outputs = {t.test.id: rule_test_output(t, settings.feedback, variation) for m in methods for t in m.tests}
-    if not_run:  # one reason, said once at the top, not repeated in every test
+    if headline:  # one reason, said once at the top, not repeated in every test
         outputs = {test_id: "Not run: see the note at the top." for test_id in outputs}
     if counts.get("dead"):
-        notes.append("These rule methods did not answer in time and were not asked again: "
-                     + ", ".join(counts["dead"]) + ". Each lost its own points only.")
+        notes.append(feedback_model.note("These rule methods did not answer in time and were not asked "
+                                         "again: " + ", ".join(counts["dead"]) + ". Each lost its own "
+                                         "points only."))
     summary = (f"{entry.title}: {total(methods):g} / {maximum(methods):g} points. "
                "Each rule method's points are split among its tests, one per ruling it implements "
                "and one for random play; a test earns its points only when all its checks pass.")
     summary += "\n\n| rule method | tests passed | points |\n| --- | --- | --- |\n" + "\n".join(
         f"| {m.title} | {sum(t.ok for t in m.tests)} / {len(m.tests)} | {m.score:g} / {m.max_score:g} |"
         for m in methods)
-    if notes:
-        summary += "\n\n" + "\n\n".join(notes)
+    shown = ([headline] if headline else []) + notes
+    if shown:
+        summary += "\n\n" + "\n\n".join(_note_markdown(n) for n in shown)
     extra: dict[str, Any] = {
         "variation": variation, "worker": worker, "status": status,
         "sandbox_layer": counts.get("sandbox", {}).get("layer", "local" if worker == "local" else "-"),
@@ -251,13 +251,19 @@ def grade_submission(
     if internal_error:
         extra["internal_error"] = True
     results = results_json(methods, outputs, summary, settings.visibility, time.monotonic() - started, extra)
-    feedback = feedback_markdown(entry.title, rules.name, variation, methods, settings.feedback, notes,
-                                 not_run=bool(not_run))
+    model = feedback_model.build(entry.title, rules.name, variation, methods, settings.feedback, notes,
+                                 status=status, headline=headline)
     (out / "results.json").write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
-    (out / "feedback.md").write_text(feedback, encoding="utf-8")
+    feedback_render.write(out, model)
     if internal_error:
         (out / "grader-error.log").write_text(internal_error, encoding="utf-8")
     return results
+
+
+def _note_markdown(note: dict[str, str]) -> str:
+    """A note of the feedback model as one Markdown line (for results.json's summary)."""
+    detail = note.get("detail")
+    return note["text"] + (" " + sanitize.code(detail, 500) if detail else "")
 
 
 def submission_variation(submission: Path) -> str:

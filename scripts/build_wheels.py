@@ -45,6 +45,10 @@ solitaire = "solitaire.cli:main"
 
 [tool.setuptools.packages.find]
 include = ["solitaire*"]
+
+[tool.setuptools.package-data]
+# the measured winnability that `solitaire variations` shows
+solitaire = ["winnability.toml"]
 """
 
 

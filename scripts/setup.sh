@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Sets up everything Solitaire Lab needs on a fresh Debian machine: the system
 # packages (bubblewrap for the sandbox, git, redis-server for the Celery grading
-# backend and its test), a virtual environment in .venv and the project with its
-# dev extras. Safe to run again: it only adds what is missing.
+# backend and its test, chromium for the browser tests of the HTML pages), a
+# virtual environment in .venv and the project with its dev extras. Safe to run
+# again: it only adds what is missing.
 #
 # Output: one line per step ("setup: [N/3] what ... result"), the slow ones say
 # so up front; apt and pip keep quiet unless they fail (pip's log: .venv/setup-pip.log).
@@ -24,8 +25,9 @@ need_apt=()
 command -v git >/dev/null 2>&1 || need_apt+=(git)
 command -v bwrap >/dev/null 2>&1 || need_apt+=(bubblewrap)
 command -v redis-server >/dev/null 2>&1 || need_apt+=(redis-server)
+[ -x /usr/bin/chromium ] || need_apt+=(chromium)
 if [ ${#need_apt[@]} -eq 0 ]; then
-  step 1 "system packages (git, bubblewrap, redis-server)"
+  step 1 "system packages (git, bubblewrap, redis-server, chromium)"
   result "already installed"
 elif [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
   step 1 "apt-get install ${need_apt[*]} (about a minute)"
@@ -35,7 +37,8 @@ elif [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
   else
     result "FAILED"
     echo "setup: could not install ${need_apt[*]} (without bubblewrap the sandbox falls back to" \
-         "weaker isolation; without redis-server the Celery backend's test is skipped)" >&2
+         "weaker isolation; without redis-server the Celery backend's test is skipped; without" \
+         "chromium the browser tests are skipped)" >&2
   fi
 else
   step 1 "system packages"

@@ -269,7 +269,20 @@ def cmd_variations(args: argparse.Namespace) -> int:
                 option.doc, width=max(40, console.width - 1), initial_indent=indent, subsequent_indent=indent
             )
             console.print(escape(doc), style="dim", soft_wrap=True)
+        _print_winnability(console, variation)
     return 0
+
+
+def _print_winnability(console: Any, variation: Any) -> None:
+    """The measured winnability of each setting (solitaire/winnability.toml), zero win rates flagged."""
+    from rich.markup import escape
+
+    from . import winnability_data
+
+    console.print("    winnability measured by the solver (docs/winnability.md):")
+    for text, warning in winnability_data.describe(variation):
+        console.print(f"        {escape(text)}", style="bold yellow" if warning else
+                      ("dim" if text.lstrip().startswith("reproduce:") else None), soft_wrap=True)
 
 
 def cmd_deal(args: argparse.Namespace) -> int:
@@ -354,8 +367,10 @@ def build_parser(plugins: bool = True) -> argparse.ArgumentParser:
     p = add_command(
         subparsers, "variations", "list the variations, their decks and rule options",
         "List every variation the catalog finds (a rules file in the current directory first,\n"
-        "then the reference variations): name, title, deck, and each rule option with its\n"
-        "default and allowed values.",
+        "then the reference variations): name, title, deck, each rule option with its\n"
+        "default and allowed values, and the winnability the solver measured for the defaults\n"
+        "and each other option value (won share, 95% interval, undecided share, budget and the\n"
+        "command that reproduces it; a win rate of 0 flagged), or 'not measured'.",
         ["solitaire variations", "solitaire variations --names"],
     )
     p.add_argument("--names", action="store_true", help="print only the names, one per line")

@@ -24,7 +24,7 @@ import sys
 import time
 from typing import Any
 
-from . import cli
+from . import cli, winnability_data
 from .engine import new_game
 from .errors import UserError
 from .solver import solve
@@ -80,6 +80,12 @@ def register(subparsers: Any) -> None:
     )
     add_settings(parser)
     add_budget(parser)
+    parser.add_argument(
+        "--record", nargs="?", const=str(winnability_data.DATA_FILE), default=None, metavar="FILE",
+        help="add the counts and this command to the measured-winnability data file (default: the one "
+             "shipped with the engine, shown by `solitaire variations`), replacing the same run; "
+             "docs/winnability.md must then show the row too",
+    )
     parser.set_defaults(func=cmd_winnability)
 
 
@@ -150,7 +156,30 @@ def cmd_winnability(args: argparse.Namespace) -> int:
     with Progress(heading, deals) as progress:
         tally = run(variation.name, deals, budget, options, jobs=jobs, first=first, progress=progress.advance)
     cli.write(report(heading, tally, time.perf_counter() - started))
+    if args.record:
+        _record(args.record, variation, options, first, deals, budget, jobs, tally)
     return 0
+
+
+def _record(path: str, variation: Any, options: dict[str, Any], first: int, deals: int, budget: int,
+            jobs: int, tally: Tally) -> None:
+    """Store the run in the measured-winnability data file, with the command that reproduces it."""
+    import datetime as dt
+    from pathlib import Path
+
+    defaults = {o.name: o.default for o in variation.options}
+    sets = "".join(f" --set {k}={format_option_value(v)}" for k, v in sorted(options.items())
+                   if defaults.get(k) != v)  # options holds every option, resolved
+    command = (f"solitaire winnability {variation.name} --deals {deals} --budget {budget} --jobs {jobs}"
+               + (f" --first {first}" if first != 1 else "") + sets)
+    measurement = winnability_data.Measurement(
+        variation.name, dict(options), deals, budget, tally.won, tally.lost, tally.undecided, command,
+        first=first, measured=dt.date.today().isoformat(), cpu_seconds=round(tally.seconds))
+    try:
+        winnability_data.record(measurement, Path(path), defaults)
+    except (OSError, ValueError) as error:
+        raise UserError(f"cannot record in {path}: {error}") from None
+    print(f"recorded in {path}", file=sys.stderr)
 
 
 def report(heading: str, tally: Tally, wall: float) -> str:

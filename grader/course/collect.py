@@ -185,7 +185,8 @@ class Collector:
         entry.observe(now, heads.get(branch), reachable)
         if not heads:
             return Collected(student, variation, "empty", reason="the repository has no commits")
-        others = sorted(name for name in heads if name != branch)
+        # the feedback branch `course return` pushes is the course's, not the student's work
+        others = sorted(name for name in heads if name not in (branch, config.feedback_branch))
         starter = self.published[student].sha if student in self.published else None
         if branch not in heads:
             return Collected(student, variation, "wrong-branch",

@@ -42,6 +42,7 @@ _SECTIONS: dict[str, set[str]] = {
     "remote": {"url", "trust_reflog", "branch", "host", "server_path", "handed_out"},
     "gradebook": {"url"},
     "grading": {"jobs", "timeout", "broker"},
+    "return": {"branch"},  # `course return` (grader/course/feedback_return.py)
     "points": set(),  # [points.<variation>] tables, checked separately
 }
 
@@ -73,6 +74,8 @@ class CourseConfig:
     roster_name: str = "roster.csv"
     approvals_name: str = "approvals.csv"
     points: dict[str, dict[str, float]] = field(default_factory=dict)
+    #: the branch of each student's repo that ``course return`` commits feedback to ([return] branch)
+    feedback_branch: str = "feedback"
 
     # -- files of the course directory -------------------------------------
     @property
@@ -311,7 +314,17 @@ def from_dict(data: dict[str, Any], directory: Path, where: str = CONFIG_NAME) -
         roster_name=_typed(course, "roster", str, "roster.csv", where),
         approvals_name=_typed(course, "approvals", str, "approvals.csv", where),
         points=points,
+        feedback_branch=_feedback_branch(data.get("return", {}), remote, where),
     )
+
+
+def _feedback_branch(table: dict[str, Any], remote: dict[str, Any], where: str) -> str:
+    """``[return] branch``: never the branch students submit on."""
+    name = _typed(table, "branch", str, "feedback", where)
+    if not name or name == remote.get("branch", "main"):
+        raise UserError(f"{where}: [return] branch must name a branch other than the students' "
+                        f"submission branch ({remote.get('branch', 'main')!r}), e.g. \"feedback\"")
+    return name
 
 
 def _points(table: dict[str, Any], where: str) -> dict[str, dict[str, float]]:
@@ -397,6 +410,11 @@ url = "{gradebook}"
 jobs = 2
 # Seconds one submission may take to grade.
 timeout = 600
+
+[return]
+# `course return` commits each student's feedback (feedback.html, feedback.md)
+# to this branch of their repo and pushes it; main is never touched.
+branch = "feedback"
 
 # Points per rule category come from the catalog (assignments/catalog.toml);
 # override them per variation, e.g.:

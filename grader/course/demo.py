@@ -231,9 +231,38 @@ def run_demo(
     for grade in grades:
         if grade.feedback:
             console.print(f"  {grade.student}: {grade.feedback}", highlight=False)
+    show_return(course, console)
+    page = feedback_page(course, [g.student for g in grades if g.feedback and plans.get(g.student)
+                                  and plans[g.student].scenario.startswith("bug")])
+    if page is not None:
+        console.print(f"one student's feedback page (open it in a browser): {page}", highlight=False,
+                      soft_wrap=True)
     console.print(f"\nNext: `solitaire course export {path} --gradescope autograder.zip`; "
                   "docs/instructor-guide.md walks through a real term.")
     return path
+
+
+def feedback_page(course: config.CourseConfig, students: list[str]) -> Path | None:
+    """The feedback.html of the first of ``students`` that has one."""
+    pages = (course.feedback_dir / student / "feedback.html" for student in students)
+    return next((page for page in pages if page.is_file()), None)
+
+
+def show_return(course: config.CourseConfig, console: Console) -> None:
+    """Step 8: ``course return``, then one returned student's feedback branch as git shows it."""
+    from .feedback_return import DONE, return_feedback, show_branch
+
+    console.rule("8. course return")
+    report = return_feedback(course, clock=lambda: COLLECTED_AT + dt.timedelta(hours=1))
+    for outcome in report.outcomes:
+        console.print(f"  {outcome.student}: {outcome.status} ({outcome.detail})", highlight=False)
+    returned = next((o.student for o in report.outcomes if o.status in DONE), None)
+    if returned is not None:
+        console.print(f"{returned}'s repo now has a branch {report.branch!r} (main untouched):")
+        for command, output in show_branch(course, returned, report.branch):
+            console.print(f"  $ {command}", highlight=False, soft_wrap=True)
+            for line in output.splitlines():
+                console.print(f"    {line}", highlight=False, soft_wrap=True)
 
 
 def cheat_verdict(course: config.CourseConfig, student: str, score: float, max_score: float) -> str:

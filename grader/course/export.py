@@ -1,7 +1,8 @@
 """``solitaire course export``: the grades CSV, and the gradebook as a table.
 
 One row per assigned student, whether graded or not: the collect status says
-why a student has no score (not submitted, empty repo ...). Scores come from
+why a student has no score (not submitted, empty repo ...); ``grading_status`` what the
+grader found (``ok``, ``missing-file``, ``syntax-error`` ...: grader/load_status.py). Scores come from
 nbgrader's gradebook (or what ``course grade`` read back from it, while it is
 unchanged: :mod:`grader.course.gradebook_state`); the final score is
 ``raw - late penalty`` (nbgrader's ``score`` alone does not subtract the
@@ -12,6 +13,7 @@ student's own variation's maximum.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -38,7 +40,7 @@ NEEDS_ATTENTION = (*ATTENTION, "not-collected", "not-graded")
 PIPE_WIDTH = 1000
 
 GRADES_COLUMNS = (
-    "id", "name", "email", "variation", "status", "sha", "received_at", "days_late",
+    "id", "name", "email", "variation", "status", "grading_status", "sha", "received_at", "days_late",
     "raw_score", "late_penalty", "score", "max_score", "percent", "feedback",
 )
 
@@ -58,6 +60,7 @@ class GradeRow:
     max_score: float
     feedback: str
     reason: str
+    grading_status: str = ""  # results.json's extra_data.status: ok, missing-file, syntax-error ...
 
     @property
     def score(self) -> float | None:
@@ -72,8 +75,8 @@ class GradeRow:
         def number(value: float | None) -> str:
             return "" if value is None else f"{value:g}"
 
-        return (self.student, self.name, self.email, self.variation, self.status, self.sha,
-                self.received_at, self.days_late, number(self.raw_score), number(self.late_penalty),
+        return (self.student, self.name, self.email, self.variation, self.status, self.grading_status,
+                self.sha, self.received_at, self.days_late, number(self.raw_score), number(self.late_penalty),
                 number(self.score if self.score is not None else 0.0), number(self.max_score),
                 number(self.percent if self.percent is not None else 0.0), self.feedback)
 
@@ -111,8 +114,18 @@ def grade_rows(config: CourseConfig) -> list[GradeRow]:
             max_score=sum(category_points(assignment.variation, config.points).values()),
             feedback=str(feedback) if feedback.exists() and raw is not None else "",
             reason=row.reason,
+            grading_status=grading_status(config, student) if raw is not None else "",
         ))
     return rows
+
+
+def grading_status(config: CourseConfig, student: str) -> str:
+    """The status the grader gave the student's latest graded commit (grader/load_status.py), or ''."""
+    try:
+        results = json.loads((config.feedback_dir / student / "results.json").read_text(encoding="utf-8"))
+        return str(results.get("extra_data", {}).get("status", ""))
+    except (OSError, ValueError, AttributeError):
+        return ""
 
 
 def recorded_scores(config: CourseConfig) -> dict[str, tuple[float, float]] | None:

@@ -23,11 +23,11 @@
   reported and left out of the store, so the next run tries it again; the
   rest of the class is graded.
 
-Feedback: ``feedback/<student>/feedback.md`` and ``results.json`` (the latest
-graded commit, with the final grade the gradebook records:
-:mod:`grader.course.grade_outputs`); every grading run keeps its own folder
-under ``.work/grading``. A dry run (:mod:`grader.course.dry_run`) writes all of
-this in a folder of its own.
+Feedback: ``feedback/<student>/feedback.md``, ``feedback.html`` (with the late
+penalty and the final grade) and ``results.json`` (the latest graded commit,
+with the final grade the gradebook records: :mod:`grader.course.grade_outputs`);
+every grading run keeps its own folder under ``.work/grading``. A dry run
+(:mod:`grader.course.dry_run`) writes all of this in a folder of its own.
 """
 
 from __future__ import annotations
@@ -36,7 +36,6 @@ import datetime as dt
 import json
 import multiprocessing
 import re
-import shutil
 import uuid
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
@@ -51,6 +50,7 @@ from rich.console import Console
 
 from solitaire.errors import UserError
 
+from . import feedback_files
 from .assign import load_assignments, roster_by_id
 from .collect import Collected, read_collected
 from .config import CourseConfig
@@ -159,13 +159,12 @@ class ClassGrader:
             seconds=round(outcome.seconds, 3),
         )
 
-    def publish_feedback(self, student: str, out_dir: Path) -> None:
-        """Copy the latest graded run's feedback to ``feedback/<student>/``."""
+    def publish_feedback(self, student: str, out_dir: Path, row: Collected, result: Result) -> None:
+        """The latest graded run's feedback to ``feedback/<student>/``, with the late penalty and the
+        final grade as the gradebook records them (:mod:`grader.course.feedback_files`)."""
+        _, _, _, earned, penalty = self.record_values(row, result)
         target = self.config.feedback_dir / student
-        target.mkdir(parents=True, exist_ok=True)
-        for name in ("feedback.md", "results.json"):
-            if (out_dir / name).exists():
-                shutil.copyfile(out_dir / name, target / name)
+        feedback_files.publish(out_dir, target, row, sum(earned.values()), penalty)
 
     def record_values(
         self, row: Collected, result: Result
@@ -240,7 +239,7 @@ class ClassGrader:
                 writes = self.gradebook_writes(store, gradable)
                 written = self._write_all(gradebook, writes, report)
                 scores = gradebook.scores() if written else None
-                sync_outputs(config, gradebook, writes.records, self.publish_feedback)
+                sync_outputs(config, gradebook, writes.records)
             digest = file_digest(url)
             if scores is not None and digest is not None:
                 store.save_gradebook_state(GradebookState(url, writes.digest, digest, scores))
@@ -276,11 +275,14 @@ class ClassGrader:
             report.failed.append((task.student, "the grading process died twice"))
 
     def _write_all(self, gradebook: CourseGradebook, writes: GradebookWrites, report: GradeReport) -> bool:
-        """Write every stored result again (heals a crash between the two writes); False if one failed."""
+        """Write every stored result again (heals a crash between the two writes), and its feedback with the
+        late penalty recorded; False if one failed."""
         written = True
         for row, result in writes.records:
             try:
                 self.record(gradebook, row, result)
+                if result.feedback_path:  # the penalty may have changed since (a new late policy)
+                    self.publish_feedback(row.student, Path(result.feedback_path).parent, row, result)
             except Exception as error:  # noqa: BLE001 - reported; the store keeps the result
                 written = False
                 if row.student not in {student for student, _ in report.failed}:
@@ -369,7 +371,7 @@ class ClassGrader:
             return
         result = self.to_result(outcome)
         store.put(result)  # first the store: it decides what is graded again
-        self.publish_feedback(task.student, Path(task.out_dir))
+        self.publish_feedback(task.student, Path(task.out_dir), rows[task.student], result)
         report.graded.append(task.key)
         try:
             self.record(gradebook, rows[task.student], result)

@@ -1,12 +1,11 @@
 """What ``course grade`` writes from the gradebook once it is written: one grade everywhere.
 
-After every stored result is written to the gradebook, each graded student's
-``feedback/<student>/`` is brought in line with it:
-
-* the feedback files of the stored result (the run folder of that key) are
-  published again, so that no earlier run with another grader is left behind;
-* ``results.json`` is the stored result (Gradescope's format) with the grade
-  the gradebook records (:class:`grader.course.scores.FinalGrade`):
+After every stored result is written to the gradebook (which publishes each
+student's feedback.md and feedback.html again: :mod:`grader.course.feedback_files`),
+each graded student's ``feedback/<student>/results.json`` is rewritten from the
+stored result (Gradescope's format), so that no earlier run with another grader
+is left behind, with the grade the gradebook records
+(:class:`grader.course.scores.FinalGrade`):
 
   ==========================  ====================================================
   ``score``                   the final score (raw - late penalty, at least 0)
@@ -18,7 +17,7 @@ After every stored result is written to the gradebook, each graded student's
   ``max_score``               the student's own variation's maximum
   ==========================  ====================================================
 
-  the tests keep the grader's points per test (summing to ``raw_score``).
+The tests keep the grader's points per test (summing to ``raw_score``).
 
 Then nbgrader's folders for formgrader are written (:mod:`grader.course.nbgrader_files`).
 :data:`OUTPUTS_VERSION` is part of what decides whether a run with nothing new
@@ -32,7 +31,6 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -83,16 +81,11 @@ def outputs_present(config: CourseConfig, records: list[tuple[Collected, Result]
 
 
 def sync_outputs(
-    config: CourseConfig,
-    gradebook: CourseGradebook,
-    records: list[tuple[Collected, Result]],
-    publish: Callable[[str, Path], None],
+    config: CourseConfig, gradebook: CourseGradebook, records: list[tuple[Collected, Result]]
 ) -> None:
-    """Feedback folders and nbgrader's folders in line with the gradebook (see the module docstring)."""
+    """results.json and nbgrader's folders in line with the gradebook (see the module docstring)."""
     recorded = gradebook.scores()
     for row, result in records:
-        if result.feedback_path and Path(result.feedback_path).parent.is_dir():
-            publish(row.student, Path(result.feedback_path).parent)
         grade = record_grade(config, row, result)[1]
         if row.student in recorded:  # the gradebook's own values (formgrader may have changed them)
             raw, penalty = recorded[row.student]

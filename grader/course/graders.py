@@ -62,7 +62,8 @@ def _tree_digest(paths: list[Path]) -> str:
 
 
 #: what decides a grade of the sandboxed grader, relative to the grader package
-GRADING_PARTS = ("grade.py", "scoring.py", "feedback.py", "catalog.py", "suite", "sandbox", "traces")
+GRADING_PARTS = ("grade.py", "scoring.py", "feedback.py", "feedback_model.py", "feedback_render.py",
+                 "load_status.py", "templates", "catalog.py", "suite", "sandbox", "traces")
 
 
 def sandbox_version() -> str:
@@ -123,19 +124,20 @@ def static_grade(
     points = points or catalog_points(variation)
     rules = submission / f"{variation}.py"
     methods: dict[str, ast.FunctionDef] = {}
-    problem = ""
+    problem, status = "", "ok"  # status: as grader/load_status.py names it
     try:
         tree = ast.parse(rules.read_text(encoding="utf-8"), filename=rules.name)
         cls = _variation_class(tree)
         if cls is None:
-            problem = f"{rules.name} defines no Variation subclass"
+            problem, status = f"{rules.name} defines no Variation subclass", "no-variation-class"
         else:
             methods = {n.name: n for n in cls.body if isinstance(n, ast.FunctionDef)}
     except FileNotFoundError:
-        problem = f"{rules.name} is missing from the submission"
+        problem, status = f"{rules.name} is missing from the submission", "missing-file"
     except (SyntaxError, UnicodeDecodeError, ValueError) as error:
         line = getattr(error, "lineno", None)
         problem = f"{rules.name} cannot be parsed" + (f" (line {line})" if line else "")
+        status = "syntax-error"
     tests: list[dict[str, Any]] = []
     for category, max_score in points.items():
         done = category in methods and not _is_stub(methods[category])
@@ -149,6 +151,7 @@ def static_grade(
         "score": sum(float(t["score"]) for t in tests),
         "output": "Structural check (the code was not run)." + (f" {problem}." if problem else ""),
         "tests": tests,
+        "extra_data": {"status": status},
     }
     out.mkdir(parents=True, exist_ok=True)
     (out / "results.json").write_text(json.dumps(results, indent=1), encoding="utf-8")

@@ -12,6 +12,7 @@ commit (``course collect`` knows from it that a student has not pushed yet).
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import shutil
 import tempfile
 from collections.abc import Callable
@@ -39,11 +40,19 @@ def utc_now() -> dt.datetime:
     return dt.datetime.now(dt.UTC).replace(microsecond=0)
 
 
-def write_student_repo(variation: str, dest: Path) -> None:
-    """The files of a fresh student repo for ``variation`` (the student-repo generator)."""
+def write_student_repo(variation: str, dest: Path, config: CourseConfig | None = None) -> None:
+    """The files of a fresh student repo for ``variation`` (the student-repo generator); with a
+    course, its README states the course's deadline, late policy and points."""
     from grader.starter import make_repo
 
-    make_repo(variation, dest)
+    if config is None:
+        make_repo(variation, dest)
+        return
+    from grader.starter.terms import course_terms
+
+    from .points import category_points
+
+    make_repo(variation, dest, points=category_points(variation, config.points), course=course_terms(config))
 
 
 class StarterError(Exception):
@@ -150,6 +159,8 @@ def _publish(
     progress: Callable[[str], None] | None,
 ) -> PublishReport:
     report = PublishReport()
+    if writer is write_student_repo:  # the course's own terms in each README
+        writer = functools.partial(write_student_repo, config=config)
     records = read_published(config.published_path)
     host = hosts.from_config(config)
     for assignment in load_assignments(config):

@@ -59,13 +59,16 @@ def make_repo(
     force: bool = False,
     starter_dir: Path = STARTER_DIR,
     points: Mapping[str, float] | None = None,
+    course: Mapping[str, Any] | None = None,
 ) -> list[Path]:
     """Write the student repo of variation ``name`` into ``dest``; return the files written.
 
     ``dest`` may be absent or an empty directory; a non-empty one is refused
     unless ``force`` (then the generated files and folders are replaced and
     anything else is left in place). ``points`` (per rule category) overrides
-    the catalog's, for a course that changed them.
+    the catalog's, for a course that changed them. ``course`` (from
+    :func:`grader.starter.terms.course_terms`) puts the course's deadline and
+    late policy in the README.
     """
     if name not in reference.VARIATIONS:
         raise RepoError(f"unknown variation {name!r} (known: {', '.join(reference.VARIATIONS)})")
@@ -81,7 +84,7 @@ def make_repo(
 
     stub_text = starter_file.read_text(encoding="utf-8")
     traces_source = starter_dir / "traces" / name
-    context = repo_context(name, stub_text, engine_modules, traces_source, points)
+    context = repo_context(name, stub_text, engine_modules, traces_source, points, course)
     written: list[Path] = []
 
     def write(relative: str, text: str) -> None:
@@ -148,8 +151,10 @@ def repo_context(
     engine_modules: set[str],
     traces: Path,
     points: Mapping[str, float] | None = None,
+    course: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Everything the templates need, computed from the starter, the engine and the project files."""
+    from .terms import rule_tests
     variation = load_starter(name, stub_text)
     methods = stubbed_methods(stub_text)
     entry = catalog_entry(name)
@@ -180,6 +185,8 @@ def repo_context(
         "rules": rules_page(name),
         "points": dict(points) if points else None,
         "total_points": sum(points.values()) if points else None,
+        "tests": rule_tests(name, points) if points else None,
+        "course": dict(course) if course else None,
         "trace_count": len(list(traces.glob("*.json"))) if traces.is_dir() else 0,
         "dependencies": dependencies(engine_modules),
         "requires_python": project.get("requires-python", ">=3.11"),

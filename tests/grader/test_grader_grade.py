@@ -201,25 +201,35 @@ def test_points_are_split_in_hundredths_that_add_up():
     assert [t.points for t in tests] == [3.34, 3.33, 3.33] and round(sum(t.points for t in tests), 2) == 10
 
 
-@pytest.mark.parametrize(("text", "status"), [
-    ("from solitaire.variation import Variation\nclass X(Variation:\n    pass\n", "syntax-error"),
-    ("import no_such_module_here\n", "import-error"),
-    ("x = 1\n", "no-variation"),
+@pytest.mark.parametrize("worker", ["local", pytest.param("sandbox", marks=pytest.mark.skipif(
+    not sandbox_available(), reason="the sandbox is not installed"))])
+@pytest.mark.parametrize(("text", "status", "says"), [
+    ("from solitaire.variation import Variation\nclass X(Variation:\n    pass\n", "syntax-error",
+     "it has a syntax error at line 2."),
+    ("\nimport no_such_module_here\n", "import-error", "an import in it failed"),
+    ("x = 1\n", "no-variation-class", "it defines no Variation class"),
 ])
-def test_a_file_that_cannot_be_loaded_is_said_once_with_its_status(tmp_path, text, status):
+def test_a_file_that_cannot_be_loaded_is_said_once_with_its_status(tmp_path, text, status, says, worker):
     (tmp_path / "sub").mkdir()
     (tmp_path / "sub" / "scorpion.py").write_text(text, encoding="utf-8")
-    results = grade_submission(tmp_path / "sub", "scorpion", tmp_path / "out", worker="local")
+    results = grade_submission(tmp_path / "sub", "scorpion", tmp_path / "out", worker=worker)
     assert results["score"] == 0 and results["extra_data"]["status"] == status
     assert all(t["output"] == "Not run: see the note at the top." for t in results["tests"])
     feedback = (tmp_path / "out" / "feedback.md").read_text(encoding="utf-8")
-    assert feedback.count("could not be used, so no rule was tested") == 1
+    assert feedback.count("could not be used, so no rule was tested") == 1 and feedback.count(says) == 1
     assert "First failing check" not in feedback and "Not tested" not in feedback
+    page = (tmp_path / "out" / "feedback.html").read_text(encoding="utf-8")
+    assert page.count("could not be used, so no rule was tested") == 1 and page.count(says) == 1
+    assert "<details" not in page
 
 
 def test_a_missing_file_is_said_once_and_never_contradicted(tmp_path):
     (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "Scorpion.py").write_text("# misnamed\n", encoding="utf-8")
     results = grade_submission(tmp_path / "sub", "scorpion", tmp_path / "out", worker="local")
     assert results["extra_data"]["status"] == "missing-file"
     feedback = (tmp_path / "out" / "feedback.md").read_text(encoding="utf-8")
     assert feedback.count("no file scorpion.py") == 1 and "Not tested" not in feedback
+    assert "the .py files found there are `Scorpion.py`" in feedback
+    page = (tmp_path / "out" / "feedback.html").read_text(encoding="utf-8")
+    assert page.count("no file scorpion.py") == 1 and "<code>Scorpion.py</code>" in page

@@ -28,7 +28,7 @@ LIMITS_ENV = {"SOLITAIRE_SANDBOX_CALL_S": "1", "SOLITAIRE_SANDBOX_WALL_S": "4",
               "SOLITAIRE_SANDBOX_STARTUP_S": "5", "SOLITAIRE_SANDBOX_CPU_S": "5",
               "SOLITAIRE_SANDBOX_MEMORY_BYTES": str(512 * 1024 * 1024), "SOLITAIRE_SANDBOX_PROCESSES": "24"}
 SUITE_OVERHEAD_S = 15.0  # pytest start-up and the replay itself, on a loaded machine
-GRADER_FILES = {"results.json", "feedback.md"}
+GRADER_FILES = {"results.json", "feedback.md", "feedback.html", "feedback.json"}
 # Text that would show a leak if an attack's own error message carried it into the feedback. (An attack's
 # messages may name files it wrote: those went to its private /tmp; the Guard checks the real ones.)
 LEAK_MARKS = ("BEGIN SOLUTION", "LEAK:/", "IMPORT:reference", "IMPORT:grader", "INTRO:gc", "INTRO:frame",
@@ -61,7 +61,7 @@ def _check_outcome(out: Path, results: dict, guard: Guard, elapsed: float, limit
     # The grader's own results: every rule method scored, 100 points in all (grader/rubric.py).
     assert {test["tags"][0] for test in results["tests"]} == RULE_METHODS
     assert sum(test["max_score"] for test in results["tests"]) == 100
-    text = (out / "results.json").read_text() + (out / "feedback.md").read_text()
+    text = "".join((out / name).read_text() for name in sorted(GRADER_FILES))
     assert SECRET not in text
     for mark in LEAK_MARKS:
         assert mark not in text, mark

@@ -7,13 +7,16 @@ is graded with the real hidden suite (``grader.grade.grade_submission`` on a
 two-trace subset) and two through the ``solitaire grade`` command.
 
 What must hold now (the sandbox boundary, grader/sandbox/channel.py, sanitises
-every string a worker sends): grading ends normally; ``results.json`` and a
-non-empty ``feedback.md`` are written; both are strict UTF-8 and hold no
-control, bidi or invalid character; the score is 0.
+every string a worker sends): grading ends normally; ``results.json``, a
+non-empty ``feedback.md``, ``feedback.html`` and ``feedback.json`` are
+written; all are strict UTF-8 and hold no control, bidi or invalid character;
+the score is 0.
 
 And, the feedback quoting student text with ``grader.sanitize.markdown`` and
 ``code`` (grader/feedback.py): nothing the student wrote renders as markup: no
-HTML tag, no link, no heading, table row or bold total of its own.
+HTML tag, no link, no heading, table row or bold total of its own; in
+feedback.html (jinja2 autoescape) no element, attribute or link its template
+does not write.
 """
 
 from __future__ import annotations
@@ -85,16 +88,39 @@ def _strings(value):
             yield from _strings(item)
 
 
+WRITTEN = ["feedback.html", "feedback.json", "feedback.md", "results.json"]  # no grader-error.log
+
+
 def check_written_safely(out: Path) -> tuple[dict, str]:
-    """results.json and feedback.md exist, are strict UTF-8 and carry no unsafe character."""
-    assert sorted(p.name for p in out.iterdir()) == ["feedback.md", "results.json"]  # no grader-error.log
-    results = json.loads((out / "results.json").read_bytes().decode("utf-8", "strict"))
-    for text in _strings(results):
-        text.encode("utf-8", "strict")
-        assert unsafe_characters(text) == [], text[:200]
-    feedback = (out / "feedback.md").read_bytes().decode("utf-8", "strict")
-    assert feedback.strip() and unsafe_characters(feedback) == []
-    return results, feedback
+    """results.json, feedback.md, feedback.html and feedback.json exist, are strict UTF-8 and carry
+    no unsafe character."""
+    assert sorted(p.name for p in out.iterdir()) == WRITTEN
+    for name in ("results.json", "feedback.json"):
+        document = json.loads((out / name).read_bytes().decode("utf-8", "strict"))
+        for text in _strings(document):
+            text.encode("utf-8", "strict")
+            assert unsafe_characters(text) == [], text[:200]
+        if name == "results.json":
+            results = document
+    for name in ("feedback.md", "feedback.html"):
+        written = (out / name).read_bytes().decode("utf-8", "strict")
+        assert written.strip() and unsafe_characters(written) == []
+    return results, (out / "feedback.md").read_text(encoding="utf-8")
+
+
+#: every element feedback.html's template writes (grader/templates/feedback.html.j2): nothing else may appear
+HTML_TAGS = {"html", "head", "meta", "title", "style", "body", "main", "h1", "h2", "h3", "h4", "p", "code",
+             "pre", "section", "dl", "dt", "dd", "table", "caption", "thead", "tbody", "tr", "th", "td", "a",
+             "ul", "li", "span", "details", "summary", "figure", "figcaption", "div", "strong"}
+
+
+def student_html(page: str) -> list[str]:
+    """Markup in feedback.html that its template does not write: a student's tag, link or entity."""
+    tags = {t.lower() for t in re.findall(r"</?([A-Za-z][A-Za-z0-9]*)", page)}
+    found = sorted(tags - HTML_TAGS)
+    found += re.findall(r"<!--|<!\[CDATA", page, flags=re.I)  # text such as "javascript:" is fine: no link
+    found += re.findall(r"\b(?:on[a-z]+|href|src)=\"(?!#)[^\"]*\"", page.replace('href="#', ""))
+    return found
 
 
 @pytest.mark.parametrize("attack", TEXT_ATTACKS)
@@ -145,6 +171,7 @@ def test_hostile_text_renders_as_text(attack, graded):
     for test in results["tests"]:  # Gradescope renders these as Markdown too (output_format "md")
         assert student_markup(test.get("output", "")) == [], test["output"][:300]
     assert student_markup(results.get("output", "")) == []
+    assert student_html((result.out / "feedback.html").read_text(encoding="utf-8")) == []
 
 
 def _cli_grade(submission: Path, out: Path) -> subprocess.CompletedProcess[bytes]:

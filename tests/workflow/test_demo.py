@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import json
 
+import git
 import pytest
 from rich.console import Console
 
@@ -40,9 +41,24 @@ def test_small_demo_end_to_end_in_the_sandbox(tmp_path):
     results = json.loads((course / "feedback" / "s02" / "results.json").read_text(encoding="utf-8"))
     assert results["final_score"] == float(rows["s02"]["score"]) < results["raw_score"]  # late: -20 %
     assert rows["s05"]["score"] == "0"  # the cheat: its attack ran (see test_cheat.py) and got nothing
+    # the late student's feedback says the grade recorded, not the points before the penalty
+    late = (course / "feedback" / "s02" / "feedback.md").read_text(encoding="utf-8")
+    final = f"Final grade: {float(rows['s02']['score']):g} / {float(rows['s02']['max_score']):g}"
+    assert final in late and final in (course / "feedback" / "s02" / "feedback.html").read_text().replace(
+        '</dt><dd class="final">', ": ")
+    page = course / "feedback" / "s04" / "feedback.html"  # the buggy student's
+    assert f"one student's feedback page (open it in a browser): {page}" in printed
+    assert {row["grading_status"] for s, row in rows.items() if s != "s03"} == {"ok"}
     (line,) = [line for line in printed.splitlines() if line.startswith("cheat s05 tried to")]
     assert "forge results.json" in line and "hidden traces" in line and "os._exit(0)" in line
     assert ": stopped, scored 0 / " in line and "(exit status 0)" in line
+    # step 8, course return: the feedback branch of s01, shown as git shows it; main untouched
+    assert "8. course return" in printed and "s03: no-feedback" in printed
+    bare = git.Repo(course / "remotes" / "s01.git")
+    assert bare.commit("feedback").tree["feedback.md"].data_stream.read() == (
+        course / "feedback" / "s01" / "feedback.md").read_bytes()
+    assert bare.commit("main").hexsha.startswith(rows["s01"]["sha"])
+    assert f"git --git-dir={course / 'remotes' / 's01.git'} log --oneline feedback" in printed
 
 
 def test_demo_refuses_a_directory_in_use(tmp_path, capsys):

@@ -55,6 +55,7 @@ def test_the_engine_wheel_holds_the_engine_only(wheels: tuple[Path, Path]) -> No
     assert not any("BEGIN SOLUTION" in text for text in texts)
     assert not any(name.endswith(".json") for name in names)  # no trace of any kind
     assert len(texts) >= 15
+    assert "solitaire/winnability.toml" in names  # the figures `solitaire variations` shows
 
 
 def test_the_engine_wheel_plays_without_the_rest(wheels: tuple[Path, Path], tmp_path: Path) -> None:
@@ -91,6 +92,7 @@ def test_a_regular_install_of_the_instructor_wheel_grades(wheels: tuple[Path, Pa
     results = json.loads((out / "results.json").read_text())
     assert results["score"] == 100.0
     assert results["extra_data"]["status"] == "ok"
+    assert "100 / 100 points" in (out / "feedback.html").read_text()  # its templates are in the wheel
     installed = subprocess.run([python, "-c", "import grader.project as p; print(p.ROOT)"],
                                cwd=tmp_path, capture_output=True, text=True, check=True).stdout.strip()
     assert installed.startswith(str(tmp_path / "venv"))

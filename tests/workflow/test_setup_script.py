@@ -26,7 +26,8 @@ NOISE = """WARNING: Location 'file:///somewhere/' is ignored
           ********************************************************************************
 """
 pytestmark = pytest.mark.skipif(
-    not all(shutil.which(tool) for tool in ("git", "bwrap", "redis-server", "sha1sum")),
+    not all(shutil.which(tool) for tool in ("git", "bwrap", "redis-server", "sha1sum"))
+    or not Path("/usr/bin/chromium").is_file(),
     reason="the system packages are not all installed: setup.sh would try apt-get",
 )
 
@@ -63,7 +64,7 @@ def test_an_installed_tree_prints_three_step_lines(tmp_path):
     assert result.returncode == 0, result.stderr
     assert result.stdout == ""
     assert result.stderr.splitlines() == [
-        "setup: [1/3] system packages (git, bubblewrap, redis-server) ... already installed",
+        "setup: [1/3] system packages (git, bubblewrap, redis-server, chromium) ... already installed",
         "setup: [2/3] virtual environment .venv ... already there",
         "setup: [3/3] Python packages in .venv ... up to date",
     ]
