@@ -1,4 +1,6 @@
-"""The demo's case with the real sandboxed grader: a static dry run after a real grade changes nothing.
+"""The demo's case with the real sandboxed grader: one final score in the six places a grade appears
+(feedback.md, feedback.html, results.json, grades.csv, nbgrader's gradebook and `nbgrader export`),
+and a static dry run after a real grade changes nothing.
 
 Before, `course grade --grader static --regrade` overwrote every student's
 feedback with the structural check's results, which a later real run did not
@@ -51,9 +53,14 @@ def test_sandbox_grades_match_everywhere_and_a_static_dry_run_changes_nothing(pu
     theirs = nbgrader_export(course, tmp_path / "nbgrader.csv")
     for student in ("ref", "late", "cheat", "bug"):
         results = json.loads((course.feedback_dir / student / "results.json").read_text(encoding="utf-8"))
+        model = json.loads((course.feedback_dir / student / "feedback.json").read_text(encoding="utf-8"))
         finals = [grades[student].final, results["score"], results["final_score"],
-                  float(ours[student]["score"]), float(theirs[student]["score"])]
-        assert finals == pytest.approx([grades[student].final] * 5, abs=1e-6), student
+                  float(ours[student]["score"]), float(theirs[student]["score"]), model["late"]["final"]]
+        assert finals == pytest.approx([grades[student].final] * 6, abs=1e-6), student
+        said = f"Final grade: {grades[student].final:g} / {grades[student].max_score:g}"
+        assert said in (course.feedback_dir / student / "feedback.md").read_text(encoding="utf-8")
+        assert f"{grades[student].final:g} / {grades[student].max_score:g} points" in (
+            course.feedback_dir / student / "feedback.html").read_text(encoding="utf-8")
         assert float(theirs[student]["max_score"]) == results["max_score"] == 100
     assert grades["cheat"].final == 0 and grades["ref"].final == 100
     assert grades["late"].raw == 100 and grades["late"].final == 80
