@@ -226,7 +226,8 @@ def run_demo(
                           highlight=False, soft_wrap=True)
     console.print(f"grades CSV: {csv_path}")
     console.print(f"nbgrader gradebook: {course.gradebook_db_url()}")
-    console.print(f"nbgrader's tools (nbgrader export, formgrader): run them in {nbgrader_root(course)}")
+    console.print(f"nbgrader's tools (nbgrader export, formgrader): run them in {nbgrader_root(course)}",
+                  soft_wrap=True, highlight=False)
     console.print("feedback files:")
     for grade in grades:
         if grade.feedback:
