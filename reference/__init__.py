@@ -28,4 +28,7 @@ VARIATIONS = (
     "nestor",
     "miss_milligan",
     "mount_olympus",
+    "sir_tommy",
+    "fortress",
+    "eternal_wanderer",
 )

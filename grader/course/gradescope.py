@@ -3,8 +3,9 @@
 The zip holds, at its root (Gradescope unpacks it to ``/autograder/source``):
 
 * ``setup.sh``: run once by Gradescope on its Ubuntu image, as root: installs
-  with apt only what the image lacks (Python 3.11+ on Ubuntu 22.04, git,
-  bubblewrap for the sandbox), makes a virtual environment in ``source/.venv``
+  with apt only what the image lacks (Python 3.11 on Ubuntu 22.04, whose
+  ``python3`` is 3.10; the ``venv`` module on Ubuntu 24.04, which ships it
+  apart; git, bubblewrap for the sandbox), makes a virtual environment in ``source/.venv``
   and installs the bundled project into it, pinned to ``constraints.txt``
   (:mod:`.constraints`: the versions the instructor grades with), then makes
   ``/autograder/source`` readable by root only (:data:`LOCKDOWN_SH`: no sandbox
@@ -67,14 +68,24 @@ SETUP_SH = """\
 set -euxo pipefail
 SOURCE="${SOLITAIRE_AUTOGRADER_SOURCE:-/autograder/source}"
 export DEBIAN_FRONTEND=noninteractive
-# apt only for what the base image lacks (the current image has python3 and git)
+# apt only for what the base image lacks (tested on Ubuntu 22.04 and 24.04 roots holding python3
+# alone: scripts/gradescope_chroot_check.py)
 PYTHON=""
+NO_VENV=""   # a Python 3.11+ without its venv module (Debian and Ubuntu ship it apart)
 for candidate in python3 python3.13 python3.12 python3.11; do
-  if command -v "$candidate" >/dev/null && "$candidate" -c 'import sys, venv, ensurepip
-sys.exit(0 if sys.version_info >= (3, 11) else 1)' 2>/dev/null; then PYTHON="$candidate"; break; fi
+  command -v "$candidate" >/dev/null || continue
+  "$candidate" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else 1)' 2>/dev/null || continue
+  if "$candidate" -c 'import venv, ensurepip' 2>/dev/null; then PYTHON="$candidate"; break; fi
+  [ -n "$NO_VENV" ] || NO_VENV="$candidate"
 done
 missing=()
-[ -n "$PYTHON" ] || missing+=(python3.11 python3.11-venv)   # Ubuntu 22.04: its python3 is 3.10
+if [ -z "$PYTHON" ] && [ -n "$NO_VENV" ]; then   # Ubuntu 24.04: python3 is 3.12, without venv
+  PYTHON="$NO_VENV"
+  missing+=("$("$PYTHON" -c 'import sys; print("python%d.%d-venv" % sys.version_info[:2])')")
+elif [ -z "$PYTHON" ]; then   # Ubuntu 22.04: its python3 is 3.10; 3.11 is in jammy-updates (universe)
+  PYTHON=python3.11
+  missing+=(python3.11 python3.11-venv)
+fi
 command -v git >/dev/null || missing+=(git)
 command -v bwrap >/dev/null || missing+=(bubblewrap)
 [ -e /etc/ssl/certs/ca-certificates.crt ] || missing+=(ca-certificates)
@@ -82,7 +93,6 @@ if [ ${#missing[@]} -gt 0 ]; then
   apt-get update -qq
   apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
-[ -n "$PYTHON" ] || PYTHON=python3.11
 "$PYTHON" -m venv "$SOURCE/.venv"
 # the versions the instructor graded with (constraints.txt, written by `course export`)
 "$SOURCE/.venv/bin/python" -m pip install -q -c "$SOURCE/constraints.txt" "$SOURCE"

@@ -131,12 +131,13 @@ def run() -> dict[str, Any]:
         out = Path(temp) / "out"
         out.mkdir()
         points = course.get("points", {}).get(variation)
+        log = out / "grader-error.log"  # in the temporary folder: its text goes to the instructor's log
         try:
             results = grade(submission, variation, out, float(course.get("timeout", 600)), points=points)
         except Exception:  # noqa: BLE001 - Gradescope must get a results.json
-            return grader_failed(traceback.format_exc())
+            kept = f"\n{log.name}:\n{log.read_text(encoding='utf-8')}" if log.exists() else ""
+            return grader_failed(traceback.format_exc() + kept)
         if results.get("extra_data", {}).get("internal_error"):
-            log = out / "grader-error.log"
             return grader_failed(log.read_text(encoding="utf-8") if log.exists() else "internal error")
         feedback = out / "feedback.md"
         if not results.get("output") and feedback.exists():

@@ -10,7 +10,8 @@ A commit's own date is the student's to set; the grader needs the time the
 * ``server``: a self-hosted git server whose bare repos this machine can read
   (``[remote] server_path``): ``course publish`` installs a ``post-receive``
   hook there that appends each push's time to ``solitaire-receive.log`` in the
-  repo, a file a student's push cannot write;
+  repo, a file a student's push cannot write (and makes the course's branch
+  the repo's default when its HEAD names a branch that does not exist);
 * ``github``: GitHub's REST API, the repository activity of each repo
   (``GET /repos/{owner}/{repo}/activity``, pushes to the branch), with a
   token from ``$GITHUB_TOKEN``; ``--dry-run`` prints the requests instead;
@@ -28,6 +29,7 @@ import json
 import os
 import re
 import stat
+import subprocess
 import urllib.request
 from collections.abc import Callable
 from pathlib import Path
@@ -94,6 +96,21 @@ def install_hook(bare_repo: Path) -> None:
     hook.parent.mkdir(parents=True, exist_ok=True)
     hook.write_text(HOOK_SCRIPT, encoding="utf-8")
     hook.chmod(hook.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
+
+
+def point_head_at(bare_repo: Path, branch: str) -> None:
+    """Make ``branch`` the default branch of ``bare_repo`` when its HEAD names a branch that does not
+    exist (``git init --bare`` on a server defaults to ``master``): students' clones then check out
+    the starter instead of an empty work tree."""
+    git_dir = ["git", f"--git-dir={bare_repo}"]
+    has_head = subprocess.run([*git_dir, "rev-parse", "--verify", "--quiet", "HEAD"], capture_output=True)
+    has_branch = subprocess.run([*git_dir, "rev-parse", "--verify", "--quiet", f"refs/heads/{branch}"],
+                                capture_output=True)
+    if has_head.returncode != 0 and has_branch.returncode == 0:
+        done = subprocess.run([*git_dir, "symbolic-ref", "HEAD", f"refs/heads/{branch}"], capture_output=True,
+                              text=True)
+        if done.returncode != 0:
+            raise UserError(f"{bare_repo}: cannot make {branch} its default branch: {done.stderr.strip()}")
 
 
 # -- GitHub ---------------------------------------------------------------------------
@@ -198,6 +215,7 @@ class Host:
             if not (server / "HEAD").is_file():
                 raise UserError(f"{server}: not a bare git repository ([remote] server_path)")
             install_hook(server)
+            point_head_at(server, self.branch)
 
 
 def from_config(config: Any, github: GitHubActivity | None = None) -> Host:

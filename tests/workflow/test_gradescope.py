@@ -153,6 +153,19 @@ def test_a_grader_failure_is_said_to_the_student_never_a_silent_zero(autograder)
     assert "AUTOGRADER FAILURE" in log and "Traceback" in log
 
 
+def test_a_refused_weak_sandbox_tells_the_instructor_why_in_the_log(autograder):
+    """Only the plain layer works (Docker's default profile) and the zip was exported without
+    --allow-weak-sandbox: the student reads that the autograder failed; the instructor's log says why
+    (the grader's own log is in a temporary folder that is gone once run_autograder ends)."""
+    course, root, env = autograder
+    simulate.copy_reference(variation_of(course, "ada"))(root / "submission")
+    submitted_by(root, "ada@students.example")
+    results, log = run_autograder_logged(root, dict(env, SOLITAIRE_SANDBOX_ISOLATION="plain"))
+    assert results["extra_data"]["status"] == "autograder-failed" and results["score"] == 0
+    assert "AUTOGRADER FAILURE" in log
+    assert "refusing to run student code" in log and "--allow-weak-sandbox" in log
+
+
 def test_run_autograder_with_the_real_sandboxed_grader(autograder):
     """The bundle holds everything grading needs: hidden suite, traces, sandbox, engine, catalog."""
     course, root, env = autograder

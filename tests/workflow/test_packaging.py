@@ -10,8 +10,10 @@ so nothing is imported from it.
 
 from __future__ import annotations
 
+import csv
 import importlib.util
 import json
+import os
 import subprocess
 import sys
 import sysconfig
@@ -31,6 +33,12 @@ _spec.loader.exec_module(build_wheels)
 @pytest.fixture(scope="module")
 def wheels(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     return build_wheels.build(tmp_path_factory.mktemp("wheels"))
+
+
+def _clean_env() -> dict[str, str]:
+    """This environment without the paths that would import the checkout instead of the wheel
+    (``PYTHONPATH=$PWD``, as the tests are run here)."""
+    return {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV")}
 
 
 def _install(wheel: Path, home: Path) -> Path:
@@ -60,12 +68,13 @@ def test_the_engine_wheel_holds_the_engine_only(wheels: tuple[Path, Path]) -> No
 
 def test_the_engine_wheel_plays_without_the_rest(wheels: tuple[Path, Path], tmp_path: Path) -> None:
     python = _install(wheels[1], tmp_path / "venv")
-    shown = subprocess.run([python, "-m", "solitaire", "--help"], cwd=tmp_path, capture_output=True,
-                           text=True)
+    shown = subprocess.run([python, "-m", "solitaire", "--help"], cwd=tmp_path, env=_clean_env(),
+                           capture_output=True, text=True)
     assert shown.returncode == 0 and "usage" in shown.stdout.lower()
     where = subprocess.run([python, "-c", "import solitaire, importlib.util as u; "
                             "print(solitaire.__file__, u.find_spec('grader'), u.find_spec('reference'))"],
-                           cwd=tmp_path, capture_output=True, text=True, check=True).stdout
+                           cwd=tmp_path, env=_clean_env(), capture_output=True, text=True,
+                           check=True).stdout
     assert str(tmp_path / "venv") in where and where.strip().endswith("None None")
 
 
@@ -87,16 +96,48 @@ def test_a_regular_install_of_the_instructor_wheel_grades(wheels: tuple[Path, Pa
     (submission / "scorpion.py").write_bytes((ROOT / "reference" / "scorpion.py").read_bytes())
     out = tmp_path / "out"
     graded = subprocess.run([python, "-m", "solitaire", "grade", str(submission), "--out", str(out),
-                             "--allow-weak-sandbox"], cwd=tmp_path, capture_output=True, text=True)
+                             "--allow-weak-sandbox"], cwd=tmp_path, env=_clean_env(), capture_output=True,
+                            text=True)
     assert graded.returncode == 0, graded.stderr[-2000:]
     results = json.loads((out / "results.json").read_text())
     assert results["score"] == 100.0
     assert results["extra_data"]["status"] == "ok"
     assert "100 / 100 points" in (out / "feedback.html").read_text()  # its templates are in the wheel
     installed = subprocess.run([python, "-c", "import grader.project as p; print(p.ROOT)"],
-                               cwd=tmp_path, capture_output=True, text=True, check=True).stdout.strip()
+                               cwd=tmp_path, env=_clean_env(), capture_output=True, text=True,
+                               check=True).stdout.strip()
     assert installed.startswith(str(tmp_path / "venv"))
     assert (Path(installed) / "assignments" / "catalog.toml").is_file()
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(1800)
+def test_pip_install_of_the_instructor_wheel_with_gradebook_grades_the_demo_class(
+        wheels: tuple[Path, Path], tmp_path: Path) -> None:
+    """The issue's "done when": ``pip install 'solitaire_lab-*.whl[gradebook]'`` into a new venv (its
+    dependencies, nbgrader included, from the package index: minutes and the network), then
+    ``solitaire demo`` from outside the checkout: three students collected, graded in the sandbox
+    and entered in the nbgrader gradebook. The default run keeps the faster
+    test_a_regular_install_of_the_instructor_wheel_grades."""
+    home = tmp_path / "venv"
+    venv.create(home, with_pip=True)
+    python, env = home / "bin" / "python", _clean_env()
+    installed = subprocess.run([python, "-m", "pip", "install", "-q", f"{wheels[0]}[gradebook]"],
+                               cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert installed.returncode == 0, installed.stderr[-3000:]
+    demo = tmp_path / "demo"
+    ran = subprocess.run([home / "bin" / "solitaire", "demo", "--dir", str(demo), "--students", "3"],
+                         cwd=tmp_path, env=env, capture_output=True, text=True, timeout=1200)
+    assert ran.returncode == 0, ran.stdout[-2000:] + ran.stderr[-2000:]
+    with (demo / "grades.csv").open(encoding="utf-8") as handle:
+        rows = {row["id"]: row for row in csv.DictReader(handle)}
+    assert [rows[s]["status"] for s in ("s01", "s02", "s03")] == ["ok", "late", "not-submitted"]
+    assert rows["s01"]["percent"] == "100" and float(rows["s02"]["score"]) < float(rows["s02"]["max_score"])
+    assert (demo / "gradebook.db").is_file()  # the [gradebook] extra: nbgrader's gradebook
+    probe = "import grader, nbgrader; print(grader.__file__, nbgrader.__file__)"
+    where = subprocess.run([python, "-c", probe], cwd=tmp_path, env=env, capture_output=True, text=True,
+                           check=True).stdout.split()
+    assert all(path.startswith(str(home)) for path in where), where
 
 
 if sys.platform != "linux":  # pragma: no cover - the course machines are Linux
