@@ -10,6 +10,7 @@
     solitaire course grade [DIR] --backend celery [--broker URL]   ... on a Celery worker pool
     solitaire course worker [--broker URL] [--concurrency N]  a Celery grading worker
     solitaire course export [DIR] [--out CSV] [--gradescope ZIP]
+    solitaire course report [DIR] [--out PATH]                the class report (HTML) and the grade CSVs
     solitaire course return [DIR] [--branch NAME] [--dry-run]   feedback to each student's repo
     solitaire demo [--dir DIR] [--students N]                 all of it on a simulated class
 
@@ -161,6 +162,10 @@ def register(subparsers: Any) -> None:
                         "to grade and tells the student the autograder failed")
     p.set_defaults(func=run_export)
 
+    from grader.cli_report import register_report
+
+    register_report(steps)
+
     from grader.cli_return import add_parser as add_return
 
     add_return(steps, _step)
@@ -170,7 +175,8 @@ def register(subparsers: Any) -> None:
         "Build a course with simulated students in DIR (default: a new temporary folder,\n"
         "printed): assign, publish, push (reference solutions, the untouched starter,\n"
         "realistic bugs, a late push, a student who never pushes, a cheat), collect,\n"
-        "grade in the sandbox and print the gradebook and where the feedback files are.",
+        "grade in the sandbox and print the gradebook, where the feedback files are and the\n"
+        "class report (`course report`).",
         ["solitaire demo", "solitaire demo --dir /tmp/demo --students 4"],
     )
     p.add_argument("--dir", dest="directory", help="a new or empty directory for the course")

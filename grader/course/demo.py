@@ -41,7 +41,7 @@ from solitaire.errors import UserError
 
 from . import assign, config, publish, simulate
 from .collect import collect
-from .export import export_csv, table
+from .export import GradeRow, export_csv, table
 from .grade_class import grade_class
 from .nbgrader_files import nbgrader_root
 from .points import approved_variations, has_hidden_traces, has_reference
@@ -233,6 +233,7 @@ def run_demo(
         if grade.feedback:
             console.print(f"  {grade.student}: {grade.feedback}", highlight=False)
     show_return(course, console)
+    console.print(class_report_line(course, grades), highlight=False, soft_wrap=True)
     page = feedback_page(course, [g.student for g in grades if g.feedback and plans.get(g.student)
                                   and plans[g.student].scenario.startswith("bug")])
     if page is not None:
@@ -241,6 +242,16 @@ def run_demo(
     console.print(f"\nNext: `solitaire course export {path} --gradescope autograder.zip`; "
                   "docs/instructor-guide.md walks through a real term.")
     return path
+
+
+def class_report_line(course: config.CourseConfig, grades: list[GradeRow]) -> str:
+    """Write the class report (``course report``) and say where it is, or why there is none."""
+    from .class_report import write_report
+
+    try:
+        return f"class report: {write_report(course, rows=grades).path}"
+    except UserError as error:  # matplotlib missing: the demo still ends, with the way to install it
+        return f"no class report: {error}"
 
 
 def feedback_page(course: config.CourseConfig, students: list[str]) -> Path | None:

@@ -28,9 +28,11 @@ from .assign import load_assignments, roster_by_id
 from .collect import ATTENTION, Collected, read_collected
 from .config import CourseConfig
 from .gradebook_state import course_gradebook, is_current
+from .lms import write_lms_csvs
 from .points import category_points
 from .results import read_gradebook_state
 from .roster import write_csv
+from .rule_columns import with_rule_columns
 from .scores import final_score
 
 #: Rows that need the instructor (exit status 1 of ``course export``): what collect counts as
@@ -137,10 +139,12 @@ def recorded_scores(config: CourseConfig) -> dict[str, tuple[float, float]] | No
 
 
 def export_csv(config: CourseConfig, path: Path | None = None) -> tuple[Path, list[GradeRow]]:
-    """Write the grades CSV (default ``grades.csv`` in the course directory)."""
+    """Write the grades CSV (default ``grades.csv`` in the course directory) with a ``points_<method>``
+    column per rule method (:mod:`.rule_columns`), and the Canvas and Moodle imports (:mod:`.lms`)."""
     path = path or config.grades_path
     rows = grade_rows(config)
-    write_csv(path, GRADES_COLUMNS, [row.csv_row() for row in rows])
+    write_csv(path, *with_rule_columns(config, rows, GRADES_COLUMNS, [row.csv_row() for row in rows]))
+    write_lms_csvs(config, rows, blank=NEEDS_ATTENTION)
     return path, rows
 
 

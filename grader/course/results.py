@@ -8,7 +8,11 @@ committed as soon as it arrives, so a crash or ``kill -9`` loses at most the
 submissions being graded at that moment.
 
 Every completed grading is also appended to the ``gradings`` log, which is how
-the tests prove that nothing is graded twice. The ``gradebook_state`` table
+the tests prove that nothing is graded twice; it keeps each grading's score and
+seconds too (a regrade under the same grader version replaces the result row, so
+the log is the only history of a grade: the class report reads it). Stores
+written before those two columns existed get them on opening, empty for the old
+rows (:func:`migrate`). The ``gradebook_state`` table
 holds what the last complete run wrote to the gradebook
 (:mod:`grader.course.gradebook_state`), so that a run with nothing new skips it.
 """
@@ -47,7 +51,9 @@ CREATE TABLE IF NOT EXISTS gradings (
     sha TEXT NOT NULL,
     grader_version TEXT NOT NULL,
     run_id TEXT NOT NULL,
-    graded_at TEXT NOT NULL
+    graded_at TEXT NOT NULL,
+    score REAL,
+    seconds REAL
 );
 CREATE TABLE IF NOT EXISTS gradebook_state (
     url TEXT PRIMARY KEY,
@@ -87,6 +93,7 @@ class ResultStore:
         path.parent.mkdir(parents=True, exist_ok=True)
         self.connection = sqlite3.connect(path, timeout=30)
         self.connection.executescript(SCHEMA)
+        migrate(self.connection)
         self.connection.commit()
 
     def close(self) -> None:
@@ -118,9 +125,10 @@ class ResultStore:
                  result.run_id, result.seconds),
             )
             self.connection.execute(
-                "INSERT INTO gradings (student, assignment, sha, grader_version, run_id, graded_at) "
-                "VALUES (?,?,?,?,?,?)",
-                (key.student, key.assignment, key.sha, key.grader_version, result.run_id, result.graded_at),
+                "INSERT INTO gradings (student, assignment, sha, grader_version, run_id, graded_at, score, "
+                "seconds) VALUES (?,?,?,?,?,?,?,?)",
+                (key.student, key.assignment, key.sha, key.grader_version, result.run_id, result.graded_at,
+                 result.score, result.seconds),
             )
 
     def get(self, key: Key) -> Result | None:
@@ -159,6 +167,22 @@ class ResultStore:
         """Before writing the gradebook: a run that stops half-way leaves no state behind."""
         with self.connection:
             self.connection.execute("DELETE FROM gradebook_state")
+
+
+#: columns added to the ``gradings`` log after the first stores were written (name, SQL type)
+GRADINGS_ADDED = (("score", "REAL"), ("seconds", "REAL"))
+
+
+def migrate(connection: sqlite3.Connection) -> None:
+    """Bring a store written by an older version up to :data:`SCHEMA` (idempotent).
+
+    Old rows of the ``gradings`` log keep NULL in the added columns: their score
+    was never recorded (readers fall back on the result row, when it is theirs).
+    """
+    present = {row[1] for row in connection.execute("PRAGMA table_info(gradings)")}
+    for name, kind in GRADINGS_ADDED:
+        if name not in present:
+            connection.execute(f"ALTER TABLE gradings ADD COLUMN {name} {kind}")
 
 
 def _state(connection: sqlite3.Connection, url: str) -> GradebookState | None:
