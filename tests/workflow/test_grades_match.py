@@ -1,4 +1,5 @@
-"""One grade everywhere: results.json, grades.csv, nbgrader's API and `nbgrader export` agree.
+"""One grade everywhere: results.json, grades.csv, the class report's figures, nbgrader's API and
+`nbgrader export` agree.
 
 A graded course like the demo's: ada (reference, on time), bob (reference, 30 h
 late: 2 days, -20 %), eve (the hostile cheat), gus (unfinished: two rule
@@ -22,6 +23,7 @@ from nbgrader.api import Gradebook
 from workflow_support import at, published, push, variation_of
 
 from grader.course import collect, config, export, simulate
+from grader.course.class_data import class_data
 from grader.course.grade_class import grade_class
 from grader.course.gradebook import nbgrader_assignment
 from grader.course.nbgrader_files import nbgrader_root
@@ -104,6 +106,13 @@ def test_every_place_shows_the_same_final_score(graded: config.CourseConfig, tmp
             assert sum(t["score"] for t in results["tests"]) == pytest.approx(results["raw_score"])
     finally:
         gradebook.close()
+    # the class report's figures: grades.csv's rows, and its own arithmetic on the raw score
+    report = {data.row.student: data for data in class_data(course, export.grade_rows(course))}
+    for student in GRADED:
+        data = report[student]
+        assert data.row.score == pytest.approx(grades[student].final, abs=1e-6)
+        assert data.final(grades[student].raw) == pytest.approx(grades[student].final, abs=1e-6)
+        assert data.percent == pytest.approx(100 * grades[student].final / grades[student].max_score)
     assert grades["ada"].max_score != grades["bob"].max_score  # the course file changed ada's variation
     assert grades["ada"].final == grades["ada"].max_score  # the reference, on time: full marks
     bob = grades["bob"]
