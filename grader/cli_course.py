@@ -135,9 +135,10 @@ def register(subparsers: Any) -> None:
     p = cli.add_command(
         steps, "worker", "run a Celery worker that grades for `course grade --backend celery`",
         "A Celery worker (prefork pool) on the grading queue of the Redis broker. It grades\n"
-        "with the same sandboxed grader as the local pool and sends each result back to\n"
-        "`course grade`, which alone writes the results and the gradebook. It needs the\n"
-        "course directory at the same path (same machine or a shared file system).\n"
+        "with the same sandboxed grader as the local pool, in a temporary folder of its own\n"
+        "(the submission's rules file comes in the message), and sends the result and the\n"
+        "feedback files back to `course grade`, which alone writes them into the course. It\n"
+        "needs no course directory, only the same version of the project.\n"
         "Stop it with Ctrl-C (a grading in progress is finished or handed to another worker).",
         ["solitaire course worker --broker redis://127.0.0.1:6379/0 --concurrency 2"],
     )
@@ -146,6 +147,9 @@ def register(subparsers: Any) -> None:
     p.add_argument("--concurrency", type=int, default=1, help="grading processes (default: 1)")
     p.add_argument("--name", default=None, help="the worker's node name (default: celery's, celery@HOST)")
     p.add_argument("--loglevel", default="INFO", help="celery's log level (default: INFO)")
+    p.add_argument("--visibility-timeout", type=float, default=None, metavar="SECONDS",
+                   help="hand a task out again this long after a worker took it without finishing (it "
+                        "died); at least 1.5 x [grading] timeout + 65 (default: 965, for timeout = 600)")
     p.set_defaults(func=run_worker)
 
     p = _step(steps, "export", "write the grades CSV (and a Gradescope autograder zip)",
@@ -354,10 +358,13 @@ def run_worker(args: argparse.Namespace) -> int:
 
     if args.concurrency < 1:
         cli.fail("--concurrency must be at least 1")
+    if args.visibility_timeout is not None and args.visibility_timeout < 10:
+        cli.fail("--visibility-timeout must be at least 10 seconds")
     celery_app = import_celery_app()
     broker = celery_app.check_broker(args.broker or os.environ.get(celery_app.BROKER_ENV)
                                      or celery_app.DEFAULT_BROKER)
-    celery_app.worker_main(broker, concurrency=args.concurrency, loglevel=args.loglevel, name=args.name)
+    celery_app.worker_main(broker, concurrency=args.concurrency, loglevel=args.loglevel, name=args.name,
+                           visibility=args.visibility_timeout)
     return 0
 
 

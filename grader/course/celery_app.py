@@ -1,29 +1,41 @@
 """The Celery backend of ``course grade``: the same grading job on a Celery worker pool, Redis broker.
 
-Two sides, one task (:data:`TASK_NAME`):
+Two sides, one task (:data:`TASK_NAME`), and nothing shared but the broker:
 
 * **workers** (``solitaire course worker --broker URL``, or
-  ``SOLITAIRE_BROKER=URL celery -A grader.course.celery_app worker``) run
+  ``SOLITAIRE_BROKER=URL celery -A grader.course.celery_app worker``) take a
+  message holding the submission's rules file (no path: see
+  :mod:`grader.course.celery_message`), grade it with
   :func:`grader.course.worker.grade_one`, the very function of the local
-  process pool (sandbox included), and return its outcome as JSON;
+  process pool (sandbox included), in a temporary folder of their own, and
+  return the results *and* the files the grader wrote (``results.json``,
+  ``feedback.md``, ...). A worker needs no course directory, only the same
+  version of the project: a worker whose grader differs refuses the task;
 * **the parent** (``course grade --backend celery``, :func:`grade_on_workers`)
-  sends one message per key not yet graded and hands each outcome, as it
-  arrives, to the caller, which alone writes the results store and the
-  gradebook.
+  sends one message per key not yet graded, writes each reply's files into
+  the course's grading folder and hands the outcome to the caller, which
+  alone writes the results store, the gradebook and ``feedback/<student>/``.
+  It watches the run (:mod:`grader.course.celery_watch`): a task with no
+  result after its limit is reported and sent again once; no worker left or
+  the broker gone ends the run with one line, and the next run grades the rest.
 
-Celery's own mechanisms, nothing home-made:
+Celery's own mechanisms, nothing home-made where Celery has one:
 
 * ``task_acks_late`` + ``task_reject_on_worker_lost``: a message is acknowledged
-  only after its grading; a worker that dies mid-grading leaves it to another;
-* the task id is the result key (:func:`task_id`), and the result backend is
-  the same Redis: a result already in the backend for the same key *and the
-  same task* is reused instead of graded again, by the parent (a previous run
-  that died after the worker finished) and by the worker (a duplicate message);
+  only after its grading; Redis hands a task whose worker died out again after
+  the *visibility timeout*, set per worker (``--visibility-timeout``, default
+  :data:`DEFAULT_VISIBILITY`) a bit above the task limit (1.5 x ``[grading]
+  timeout`` + 5 s) rather than Redis's hour; each task carries that limit as
+  its hard time limit, so a hung grading ends as a failure;
+* ``task_track_started``: the parent sees when a grading starts, and measures
+  its limit from there (a task waiting in the queue is not late);
+* the task id is the result key (:func:`task_id`: course identity, assignment,
+  student, SHA, grader version) and the result backend is the same Redis. A
+  successful result for the same key *and the same message* is reused instead
+  of graded again, by the parent (a previous run that died after the worker
+  finished) and by the worker (a duplicate message); a grading that failed is
+  stored as Celery's FAILURE, reported, forgotten, and never reused;
 * JSON only (no pickle): a message cannot carry code.
-
-Workers read the submissions and write the grading folders at the paths the
-parent sends: they need the course directory at the same path (same machine,
-or a shared file system).
 
 Worker log: one INFO line per task (student, variation, score, seconds), the
 full result only at DEBUG. Celery's own "Task ... succeeded: <result>" line
@@ -33,20 +45,22 @@ set to WARNING (failures still show).
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import logging
 import os
+import sys
 import time
-from collections.abc import Iterator
-from pathlib import Path
-from typing import Any
+from collections.abc import Callable, Iterator
+from typing import Any, NoReturn
 
 from celery import Celery
 from celery import states as celery_states
 
+from .celery_message import PROTOCOL, GradingFailed, grade_payload, request_digest, summary
+from .celery_message import course_identity as course_identity  # for `course grade`
+from .celery_watch import Dispatch, answers, visibility_timeout
 from .graders import get as get_grader
-from .worker import GradeOutcome, GradeTask, grade_one
+from .worker import GradeOutcome, GradeTask
 
 TASK_NAME = "solitaire.course.grade_one"
 QUEUE = "solitaire-grading"
@@ -54,6 +68,8 @@ BROKER_ENV = "SOLITAIRE_BROKER"
 DEFAULT_BROKER = "redis://127.0.0.1:6379/0"
 #: results stay in Redis this long (a parent that died may come back for them)
 RESULT_SECONDS = 7 * 24 * 3600
+#: the visibility timeout of a worker started without one: gradings of the default timeout (600 s)
+DEFAULT_VISIBILITY = visibility_timeout(600.0)
 #: Celery's per-task success line carries the whole result: kept for failures only
 CELERY_TRACE_LOGGER = "celery.app.trace"
 
@@ -69,8 +85,13 @@ def check_broker(url: str) -> str:
     return url
 
 
-def make_app(broker: str) -> Celery:
-    """A Celery app on ``broker`` (Redis), which is also its result backend."""
+def make_app(broker: str, visibility: float | None = None) -> Celery:
+    """A Celery app on ``broker`` (Redis), which is also its result backend.
+
+    ``visibility``: the Redis visibility timeout, seconds after which a task
+    taken by a worker that never acknowledged it (the worker died) is handed
+    out again; default :data:`DEFAULT_VISIBILITY`, sized for ``[grading] timeout = 600``.
+    """
     app = Celery("solitaire-grading", broker=broker, backend=broker, set_as_current=False)
     app.conf.update(
         task_serializer="json",
@@ -78,57 +99,59 @@ def make_app(broker: str) -> Celery:
         accept_content=["json"],
         task_acks_late=True,
         task_reject_on_worker_lost=True,
+        task_track_started=True,
         worker_prefetch_multiplier=1,
         task_default_queue=QUEUE,
         result_expires=RESULT_SECONDS,
         broker_connection_retry_on_startup=True,
+        broker_transport_options={"visibility_timeout": visibility or DEFAULT_VISIBILITY},
+        redis_socket_timeout=10.0,
+        redis_socket_connect_timeout=5.0,
         worker_hijack_root_logger=False,
     )
-    app.task(name=TASK_NAME, bind=True)(_grade)
+    app.task(name=TASK_NAME, bind=True, throws=(GradingFailed,))(_grade)
     logging.getLogger(CELERY_TRACE_LOGGER).setLevel(logging.WARNING)
     return app
 
 
-def task_id(task: GradeTask) -> str:
-    """The Celery task id of ``task``: its result key (student, assignment, SHA, grader version)."""
-    return "/".join(("solitaire-grade", task.assignment, task.student, task.sha, task.grader_version))
+def task_id(task: GradeTask, course: str) -> str:
+    """The Celery task id of ``task`` graded for ``course`` (:func:`course_identity`): its result key."""
+    return "/".join(("solitaire-grade", course, task.assignment, task.student, task.sha, task.grader_version))
 
 
-def _payload(task: GradeTask) -> dict[str, Any]:
-    return dataclasses.asdict(task)
-
-
-def _reusable(meta: dict[str, Any] | None, payload: dict[str, Any]) -> bool:
-    """Whether the backend's ``meta`` is a finished grading of exactly ``payload``, its files still there."""
-    if not meta or meta.get("status") != celery_states.SUCCESS:
-        return False
-    result = meta.get("result")
-    return (isinstance(result, dict) and result.get("task") == payload and result.get("results") is not None
-            and (Path(payload["out_dir"]) / "results.json").is_file())
-
-
-def _grade(self: Any, payload: dict[str, Any]) -> dict[str, Any]:
-    """The worker's task: grade one submission with :func:`grade_one` (never raises).
+def _grade(self: Any, message: dict[str, Any]) -> dict[str, Any]:
+    """The worker's task: grade one message (:func:`grade_payload`); a failure raises :class:`GradingFailed`.
 
     A worker whose grader (its files, as the grading will read them) is not the
     version the parent keys the result with refuses: the result would be
     stored under a version that did not make it.
     """
+    if not isinstance(message, dict) or message.get("protocol") != PROTOCOL:
+        raise GradingFailed(f"the worker speaks Celery message protocol {PROTOCOL}, `course grade` sent "
+                            f"{message.get('protocol', 1) if isinstance(message, dict) else '?'}: give the "
+                            "workers and `course grade` the same version of solitaire-lab")
     previous = self.backend.get_task_meta(self.request.id, cache=False)
-    if _reusable(previous, payload):  # a duplicate message of a key already graded: same answer
-        return dict(previous["result"])
+    if previous.get("status") == celery_states.SUCCESS and answers(previous.get("result"), message):
+        return dict(previous["result"])  # a duplicate message of a key already graded: same answer
     try:
-        mine = get_grader(payload["grader"])[1]()
+        mine = get_grader(message["grader"])[1]()
     except Exception as error:  # noqa: BLE001 - reported to the parent for this student
-        return {"task": payload, "results": None, "error": f"{type(error).__name__}: {error}", "seconds": 0.0}
-    if mine != payload["grader_version"]:
-        return {"task": payload, "results": None, "seconds": 0.0,
-                "error": f"the worker's grader is {mine}, `course grade` expects "
-                         f"{payload['grader_version']}: give the workers the same code and restart them"}
-    outcome = grade_one(GradeTask(**payload))
-    reply = {"task": payload, "results": outcome.results, "error": outcome.error, "seconds": outcome.seconds}
+        _fail(message, f"{type(error).__name__}: {error}")
+    if mine != message["grader_version"]:
+        _fail(message, f"the worker's grader is {mine}, `course grade` expects {message['grader_version']}: "
+                       "give the workers the same code and restart them")
+    try:
+        reply = grade_payload(message)
+    except GradingFailed as failed:
+        log_outcome({"task": summary(message), "results": None, "error": str(failed), "seconds": 0.0})
+        raise
     log_outcome(reply)
     return reply
+
+
+def _fail(message: dict[str, Any], reason: str) -> NoReturn:
+    log_outcome({"task": summary(message), "results": None, "error": reason, "seconds": 0.0})
+    raise GradingFailed(reason, request_digest(message))
 
 
 def log_outcome(reply: dict[str, Any]) -> None:
@@ -144,17 +167,6 @@ def log_outcome(reply: dict[str, Any]) -> None:
                  float(results.get("score", 0.0)), maximum, reply.get("seconds", 0.0))
     if log.isEnabledFor(logging.DEBUG):
         log.debug("result of %s %s: %s", task["student"], task["variation"], json.dumps(reply, default=str))
-
-
-def _outcome(task: GradeTask, result: Any) -> GradeOutcome:
-    if not isinstance(result, dict):
-        return GradeOutcome(task, None, f"the worker returned {type(result).__name__}", 0.0)
-    return GradeOutcome(task, result.get("results"), str(result.get("error", "")),
-                        float(result.get("seconds", 0.0)))
-
-
-def _failure(task: GradeTask, meta: dict[str, Any]) -> GradeOutcome:
-    return GradeOutcome(task, None, f"the Celery task ended {meta.get('status')}: {meta.get('result')}", 0.0)
 
 
 class NoWorker(Exception):
@@ -192,64 +204,38 @@ def connect(broker: str) -> Celery:
 def grade_on_workers(
     tasks: list[GradeTask],
     broker: str,
+    course: str,
     regrade: bool = False,
-    patience: float = 660.0,
     app: Celery | None = None,
+    warn: Callable[[str], None] | None = None,
 ) -> Iterator[GradeOutcome]:
-    """Grade ``tasks`` on the workers of ``broker``; yields each outcome as it arrives.
+    """Grade ``tasks`` of ``course`` (:func:`course_identity`) on the workers of ``broker``.
 
-    ``regrade``: forget results left in the backend instead of reusing them.
-    When no result arrives for ``patience`` seconds and no worker answers a
-    ping, the remaining tasks are yielded as failures (their messages stay
-    queued; the next ``course grade`` reuses or resends them).
+    Yields each outcome as it arrives (its files already written into the
+    task's grading folder); ``regrade``: forget results left in the backend
+    instead of reusing them; ``warn``: prints a line (a lost task resent).
+    Raises :class:`~grader.course.celery_watch.BrokerLost` or
+    :class:`~grader.course.celery_watch.WorkersGone` (one line each) when the
+    run cannot go on: see :mod:`grader.course.celery_watch`.
     """
     if not tasks:
         return
     app = app or connect(broker)
-    by_id = {task_id(task): task for task in tasks}
-    waiting: set[str] = set()
-    for identifier, task in by_id.items():
-        payload = _payload(task)
-        if regrade:
-            app.backend.forget(identifier)
-        else:
-            meta = app.backend.get_task_meta(identifier, cache=False)
-            if _reusable(meta, payload):  # graded by a worker for a run that died before storing it
-                yield _outcome(task, meta["result"])
-                continue
-        app.send_task(TASK_NAME, args=[payload], task_id=identifier, queue=QUEUE)
-        waiting.add(identifier)
-    if waiting:
-        yield from _collect(app, by_id, waiting, patience)
+    dispatch = Dispatch(app, safe_url(broker), course, TASK_NAME, QUEUE, warn or _stderr)
+    yield from dispatch.run(tasks, [task_id(task, course) for task in tasks], regrade)
 
 
-def _collect(
-    app: Celery, by_id: dict[str, GradeTask], waiting: set[str], patience: float
-) -> Iterator[GradeOutcome]:
-    last_news = time.monotonic()
-
-    def give_up_when_nobody_works() -> None:
-        if time.monotonic() - last_news > patience and not app.control.ping(timeout=2.0):
-            raise NoWorker(f"no result for {patience:.0f} s and no worker answers")
-
-    try:
-        for identifier, meta in app.backend.get_many(set(waiting), interval=0.25,
-                                                     on_interval=give_up_when_nobody_works):
-            last_news = time.monotonic()
-            waiting.discard(identifier)
-            task = by_id[identifier]
-            if meta.get("status") == celery_states.SUCCESS:
-                yield _outcome(task, meta.get("result"))
-            else:
-                yield _failure(task, meta)
-    except NoWorker as error:
-        for identifier in sorted(waiting):
-            yield GradeOutcome(by_id[identifier], None, f"{error}; still queued for the next run", 0.0)
+def _stderr(line: str) -> None:
+    print(f"solitaire: warning: {line}", file=sys.stderr)
 
 
-def worker_main(broker: str, concurrency: int = 1, loglevel: str = "INFO", name: str | None = None) -> None:
-    """Run a Celery worker (prefork pool of ``concurrency`` processes) on ``broker``'s grading queue."""
-    app = make_app(broker)
+def worker_main(broker: str, concurrency: int = 1, loglevel: str = "INFO", name: str | None = None,
+                visibility: float | None = None) -> None:
+    """Run a Celery worker (prefork pool of ``concurrency`` processes) on ``broker``'s grading queue.
+
+    ``visibility``: the broker's visibility timeout (:func:`make_app`).
+    """
+    app = make_app(broker, visibility)
     argv = ["worker", f"--concurrency={concurrency}", "--pool=prefork", f"--loglevel={loglevel}",
             f"--queues={QUEUE}", "--without-gossip", "--without-mingle"]
     if name:

@@ -337,9 +337,12 @@ class ClassGrader:
         on_result: Callable[[GradeOutcome], None] | None,
     ) -> None:
         """Grade ``tasks`` on Celery workers; each outcome is handled here, as it arrives."""
-        patience = 2 * self.config.timeout + 60  # a busy worker still sends a result within this
-        outcomes = workers.module.grade_on_workers(tasks, workers.url, regrade=regrade, patience=patience,
-                                                   app=workers.app)
+        def warn(line: str) -> None:
+            progress.console.print(f"solitaire: warning: {line}", highlight=False, soft_wrap=True)
+
+        course = workers.module.course_identity(self.config)
+        outcomes = workers.module.grade_on_workers(tasks, workers.url, course, regrade=regrade,
+                                                   app=workers.app, warn=warn)
         progress.phase(f"{GRADING} (celery {workers.module.safe_url(workers.url)})", total=len(tasks))
         for outcome in outcomes:
             self._handle(outcome, store, gradebook, rows, report)

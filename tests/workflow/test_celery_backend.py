@@ -5,23 +5,19 @@ persistence, in a temporary folder) and a worker (``solitaire course worker``,
 prefork, 2 processes) and stops both at the end, also on failure. The class
 graded on Celery must give the gradebook the local process pool gives; a rerun
 grades nothing; a result that reached Redis but not the store (the parent died
-in between) is taken from Redis, not graded again.
+in between) is taken from Redis with its files, not graded again.
 """
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
-import signal
-import socket
 import sqlite3
 import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
+from celery_support import REDIS_SERVER, SOLITAIRE, free_port, redis_url, start_redis, start_worker, stop
 from workflow_support import at, published, push
 
 from grader.course import collect, config, export, simulate
@@ -29,7 +25,6 @@ from grader.course.grade_class import grade_class
 from grader.course.results import Key, ResultStore
 from solitaire.errors import UserError
 
-REDIS_SERVER = shutil.which("redis-server")
 pytestmark = [
     pytest.mark.skipif(REDIS_SERVER is None, reason="redis-server not installed (scripts/setup.sh adds it)"),
     pytest.mark.skipif(not simulate.reference_text("scorpion"), reason="no Scorpion reference"),
@@ -38,86 +33,27 @@ celery_app = pytest.importorskip("grader.course.celery_app",
                                  reason="celery[redis] is not installed (the dev extra brings it)")
 
 STUDENTS = ["ada", "bob", "cy"]
-SOLITAIRE = [sys.executable, "-m", "solitaire"]
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-def _stop(process: subprocess.Popen[bytes], group: bool) -> None:
-    """Stop ``process`` (and its process group): TERM, then KILL after 10 s."""
-    if process.poll() is None:
-        if group:
-            os.killpg(process.pid, signal.SIGTERM)
-        else:
-            process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            pass
-    if group:  # prefork children and graders left behind
-        try:
-            os.killpg(process.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-    elif process.poll() is None:
-        process.kill()
-    process.wait(timeout=10)
 
 
 @pytest.fixture(scope="module")
 def broker(tmp_path_factory):
     """A private redis-server on 127.0.0.1; yields its URL."""
-    import redis
-
-    folder = tmp_path_factory.mktemp("redis")
-    port = _free_port()
-    log = (folder / "redis.log").open("wb")
-    process = subprocess.Popen(
-        [str(REDIS_SERVER), "--port", str(port), "--bind", "127.0.0.1", "--protected-mode", "yes",
-         "--save", "", "--appendonly", "no", "--dir", str(folder)],
-        stdout=log, stderr=subprocess.STDOUT, cwd=folder,
-    )
+    process = start_redis(tmp_path_factory.mktemp("redis"))
     try:
-        client = redis.Redis(host="127.0.0.1", port=port, socket_timeout=1)
-        give_up = time.monotonic() + 15
-        while True:
-            assert process.poll() is None, (folder / "redis.log").read_text()
-            try:
-                if client.ping():
-                    break
-            except redis.ConnectionError:
-                assert time.monotonic() < give_up, "redis-server did not answer in 15 s"
-                time.sleep(0.1)  # waiting for a real server to listen
-        client.close()
-        yield f"redis://127.0.0.1:{port}/0"
+        yield redis_url(process)
     finally:
-        _stop(process, group=False)
-        log.close()
+        stop(process, group=False)
 
 
 @pytest.fixture(scope="module")
 def worker(broker, tmp_path_factory):
     """``solitaire course worker`` on ``broker`` (its own process group); yields its log file."""
     log_path = tmp_path_factory.mktemp("worker") / "worker.log"
-    log = log_path.open("wb")
-    process = subprocess.Popen(
-        SOLITAIRE + ["course", "worker", "--broker", broker, "--concurrency", "2", "--loglevel", "INFO"],
-        stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
-    )
+    process = start_worker(broker, log_path)
     try:
-        app = celery_app.make_app(broker)
-        give_up = time.monotonic() + 45
-        while not app.control.ping(timeout=0.5):
-            assert process.poll() is None, log_path.read_text()
-            assert time.monotonic() < give_up, "the worker did not answer in 45 s:\n" + log_path.read_text()
         yield log_path
     finally:
-        _stop(process, group=True)
-        log.close()
+        stop(process, group=True)
 
 
 @pytest.fixture(scope="module")
@@ -191,19 +127,25 @@ def test_a_result_left_in_redis_is_taken_not_graded_again(courses, broker, worke
         assert store.has(bob), "the first test did not grade bob"
     results_files = sorted((course.work_dir / "grading").glob("bob/*/results.json"))
     assert len(results_files) == 1
-    written = results_files[0].stat().st_mtime_ns
+    written = results_files[0].read_bytes()
+    gradings = worker.read_text().count("graded bob scorpion: ")
     _forget_in_store(course.results_path, bob)  # as if `course grade` died before storing bob
+    shutil.rmtree(results_files[0].parent)  # ... and before writing its files: they come from Redis
 
     report = grade_class(course, grader="sandbox", backend="celery", broker=broker)
     assert report.graded == [bob] and not report.failed
-    assert results_files[0].stat().st_mtime_ns == written  # not graded again: Redis had the result
+    assert worker.read_text().count("graded bob scorpion: ") == gradings  # not graded again
+    assert results_files[0].read_bytes() == written  # the files came back with the result
+    assert (course.feedback_dir / "bob" / "feedback.md").is_file()
+    written = results_files[0].stat().st_mtime_ns
     with ResultStore(course.results_path) as store:
         assert set(store.grading_counts().values()) == {1}
 
     forced = _grade_cli(course, broker, "--regrade")
     assert forced.returncode == 0, forced.stderr
     assert "2 graded, 0 already graded" in forced.stdout
-    assert results_files[0].stat().st_mtime_ns != written  # --regrade really grades again
+    assert results_files[0].stat().st_mtime_ns != written
+    assert worker.read_text().count("graded bob scorpion: ") == gradings + 1  # --regrade really grades
     with ResultStore(course.results_path) as store:
         assert set(store.grading_counts().values()) == {2}
 
@@ -217,7 +159,7 @@ def _forget_in_store(path: Path, key: Key) -> None:
 
 def test_no_broker_or_no_worker_is_one_clear_line(courses, broker, worker):
     _, local = courses
-    closed = f"redis://127.0.0.1:{_free_port()}/0"
+    closed = f"redis://127.0.0.1:{free_port()}/0"
     refused = _grade_cli(local, closed, "--grader", "static")
     assert refused.returncode == 2
     assert refused.stderr.strip().count("\n") == 0 and "cannot reach the Celery broker" in refused.stderr
