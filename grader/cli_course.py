@@ -107,14 +107,20 @@ def register(subparsers: Any) -> None:
     p = _step(steps, "grade", "grade every collected submission, in parallel",
               "Grade each collected submission with the sandboxed grader in a process pool,\n"
               "store results by (student, assignment, SHA, grader version) and fill the\n"
-              "nbgrader gradebook. A rerun grades only what is missing.",
+              "nbgrader gradebook. A rerun grades only what is missing. --dry-run (and any\n"
+              "run of --grader static) grades into DIR/.work/dry-run/<run>/ instead and leaves\n"
+              "the course's feedback, results, gradebook and grades.csv as they are.",
               ["solitaire course grade --jobs 2", "solitaire course grade --regrade",
+               "solitaire course grade --dry-run --grader static",
                "solitaire course grade --backend celery --broker redis://127.0.0.1:6379/0"])
     p.add_argument("--jobs", type=int, default=None, help="parallel graders (default: the course file's)")
     p.add_argument("--regrade", action="store_true", help="grade again even when a result is stored")
     p.add_argument("--grader", default="sandbox", metavar="NAME",
                    help="sandbox (default): the real autograder; static: a structural check that runs "
-                        "no student code (tests, dry runs); or package.module:function")
+                        "no student code (always a dry run); or package.module:function")
+    p.add_argument("--dry-run", action="store_true",
+                   help="grade everything into a new folder DIR/.work/dry-run/<run>/ (results, gradebook, "
+                        "feedback, grades.csv); the course's own outputs are not touched")
     p.add_argument("--backend", choices=("local", "celery"), default="local",
                    help="local (default): a process pool on this machine; celery: Celery workers "
                         "through a Redis broker (start them with `solitaire course worker`)")
@@ -324,6 +330,8 @@ def run_grade(args: argparse.Namespace) -> int:
     course = _load(args)
     if args.jobs is not None and args.jobs < 1:
         cli.fail("--jobs must be at least 1")
+    if args.dry_run or args.grader == "static":
+        return _dry_run(course, args)
     report = grade_class.grade_class(course, jobs=args.jobs, regrade=args.regrade, grader=args.grader,
                                      console=Console(stderr=True), backend=args.backend, broker=args.broker)
     for student, reason in report.failed:
@@ -336,6 +344,23 @@ def run_grade(args: argparse.Namespace) -> int:
     print(f"{len(report.graded)} graded, {len(report.already)} already graded, "
           f"{len(report.failed)} failed, {len(report.not_gradable)} with nothing to grade")
     return ATTENTION if report.failed or report.unpublished else 0
+
+
+def _dry_run(course: Any, args: argparse.Namespace) -> int:
+    """``course grade --dry-run``: grade into a folder of its own and say where."""
+    from rich.console import Console
+
+    from grader.course import dry_run
+
+    done = dry_run.dry_run(course, jobs=args.jobs, grader=args.grader, console=Console(stderr=True),
+                           backend=args.backend, broker=args.broker)
+    for student, reason in done.report.failed:
+        cli.warn(f"{student}: grading failed: {reason}")
+    print(f"dry run ({args.grader}): {len(done.report.graded)} graded, {len(done.report.failed)} failed, "
+          f"{len(done.report.not_gradable)} with nothing to grade; the course's own outputs are unchanged")
+    print(f"written to {done.directory} (grades: {done.grades_path}; "
+          f"feedback: {done.directory / 'feedback'})")
+    return ATTENTION if done.report.failed else 0
 
 
 def run_worker(args: argparse.Namespace) -> int:

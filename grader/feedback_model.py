@@ -25,6 +25,7 @@ from solitaire.cards import RANK_LETTERS, Card
 from solitaire.errors import InvalidNotation
 from solitaire.state import State, parse_state
 
+from .course.scores import final_score
 from .rubric import PLAY
 from .scoring import MethodScore, TestScore, maximum, total
 
@@ -222,7 +223,8 @@ def build(title: str, rules_file: str, variation: str, methods: list[MethodScore
 def with_late(model: dict[str, Any], days_late: int, penalty_percent: float, raw: float,
               penalty: float) -> dict[str, Any]:
     """``model`` with the course's late penalty: ``raw`` points earned, ``penalty`` points taken off
-    (the gradebook's figures), the final grade ``raw - penalty`` (never below 0)."""
+    (the gradebook's figures), the final grade ``raw - penalty`` (never below 0: the course's one
+    arithmetic, :func:`grader.course.scores.final_score`)."""
     late = {"days_late": days_late, "penalty_percent": penalty_percent, "raw": raw, "penalty": penalty,
-            "final": max(0.0, round(raw - penalty, 4))}
+            "final": final_score(raw, penalty)}
     return {**model, "late": late}

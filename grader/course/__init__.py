@@ -16,9 +16,12 @@ module              step
 ``graders``         the graders by name: ``sandbox`` (grader/grade.py), ``static``
 ``worker``          one submission graded in a pool process
 ``results``         the results store, keyed by (student, assignment, SHA, grader version)
-``scores``          a grader's results.json to the course's points per category
+``scores``          a grader's results.json to the course's points; the final grade (``final_grade``)
 ``grade_class``     ``course grade``: every collected submission, in parallel
-``gradebook``       nbgrader's Gradebook: a notebook per variation, a grade cell per rule
+``grade_outputs``   after the gradebook: results.json with the final grade, nbgrader's folders
+``dry_run``         ``course grade --dry-run``: the same run into ``.work/dry-run/<run>/``
+``gradebook``       nbgrader's Gradebook: an assignment per variation, a grade cell per rule
+``nbgrader_files``  the folders nbgrader's formgrader reads beside the gradebook
 ``export``          ``course export``: grades CSV and the gradebook table
 ``gradescope``      ``course export --gradescope``: the autograder zip
 ``gradescope_run``  what the zip's ``run_autograder`` runs

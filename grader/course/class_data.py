@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 from solitaire.errors import UserError
 
+from . import scores
 from .collect import read_collected
 from .config import CourseConfig
 from .points import category_points
@@ -182,6 +183,6 @@ def class_data(config: CourseConfig, rows: list[GradeRow]) -> list[StudentData]:
 
 
 def final_score(raw: float, penalty_percent: float) -> float:
-    """The final score of ``raw`` points with the late penalty, as the gradebook and export compute it."""
-    penalty = round(raw * penalty_percent / 100.0, 4)
-    return max(0.0, round(raw - penalty, 4))
+    """The final score of ``raw`` points with the late penalty, as the gradebook and export compute it
+    (the course's one arithmetic: :mod:`grader.course.scores`)."""
+    return scores.final_score(raw, scores.late_penalty(raw, penalty_percent))

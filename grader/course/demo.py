@@ -43,6 +43,7 @@ from . import assign, config, publish, simulate
 from .collect import collect
 from .export import GradeRow, export_csv, table
 from .grade_class import grade_class
+from .nbgrader_files import nbgrader_root
 from .points import approved_variations, has_hidden_traces, has_reference
 
 DEADLINE = dt.datetime(2030, 6, 14, 23, 59, tzinfo=dt.timezone(dt.timedelta(hours=2)))
@@ -225,6 +226,8 @@ def run_demo(
                           highlight=False, soft_wrap=True)
     console.print(f"grades CSV: {csv_path}")
     console.print(f"nbgrader gradebook: {course.gradebook_db_url()}")
+    console.print(f"nbgrader's tools (nbgrader export, formgrader): run them in {nbgrader_root(course)}",
+                  soft_wrap=True, highlight=False)
     console.print("feedback files:")
     for grade in grades:
         if grade.feedback:

@@ -6,7 +6,8 @@ grader found (``ok``, ``missing-file``, ``syntax-error`` ...: grader/load_status
 nbgrader's gradebook (or what ``course grade`` read back from it, while it is
 unchanged: :mod:`grader.course.gradebook_state`); the final score is
 ``raw - late penalty`` (nbgrader's ``score`` alone does not subtract the
-penalty; its CSV export does, and so does this one). ``max_score`` is the
+penalty; its CSV export does, and so does this one: :func:`grader.course.scores.final_score`,
+the arithmetic of every place a grade appears). ``max_score`` is the
 student's own variation's maximum.
 """
 
@@ -33,6 +34,7 @@ from .points import category_points
 from .results import read_gradebook_state
 from .roster import write_csv
 from .rule_columns import with_rule_columns
+from .scores import final_score
 
 #: Rows that need the instructor (exit status 1 of ``course export``): what collect counts as
 #: attention, plus students not collected yet or collected but not graded.
@@ -65,9 +67,7 @@ class GradeRow:
 
     @property
     def score(self) -> float | None:
-        if self.raw_score is None:
-            return None
-        return max(0.0, round(self.raw_score - self.late_penalty, 4))
+        return None if self.raw_score is None else final_score(self.raw_score, self.late_penalty)
 
     @property
     def percent(self) -> float | None:

@@ -30,8 +30,10 @@
   (:mod:`.storage`).
 
 Feedback: ``feedback/<student>/feedback.md``, ``feedback.html`` (with the late
-penalty and the final grade) and ``results.json`` (the latest graded commit);
-every grading run keeps its own folder under ``.work/grading``.
+penalty and the final grade) and ``results.json`` (the latest graded commit,
+with the final grade the gradebook records: :mod:`grader.course.grade_outputs`);
+every grading run keeps its own folder under ``.work/grading``. A dry run
+(:mod:`grader.course.dry_run`) writes all of this in a folder of its own.
 """
 
 from __future__ import annotations
@@ -61,6 +63,7 @@ from . import faults, feedback_files, publication, storage
 from .assign import load_assignments, roster_by_id
 from .collect import Collected, read_collected
 from .config import CourseConfig
+from .grade_outputs import OUTPUTS_VERSION, outputs_present, record_grade, sync_outputs
 from .grade_progress import GRADING, OPENING, REACHING, STARTING, WRITING, RunProgress
 from .gradebook_state import GradebookState, course_gradebook, file_digest, inputs_digest, is_current
 from .graders import get as get_grader
@@ -178,11 +181,8 @@ class ClassGrader:
         self, row: Collected, result: Result
     ) -> tuple[str, str, dt.datetime, dict[str, float], float]:
         """The arguments of :meth:`CourseGradebook.record` for ``row`` graded as ``result``."""
-        points = category_points(row.variation, self.config.points)
-        earned = earned_points(result.categories, points)
-        raw = sum(earned.values())
-        penalty = round(raw * row.penalty_percent / 100.0, 4)
-        return row.student, row.variation, dt.datetime.fromisoformat(row.received_at), earned, penalty
+        earned, grade = record_grade(self.config, row, result)
+        return row.student, row.variation, dt.datetime.fromisoformat(row.received_at), earned, grade.penalty
 
     def record(self, gradebook: CourseGradebook, row: Collected, result: Result) -> None:
         gradebook.record(*self.record_values(row, result))
@@ -202,6 +202,7 @@ class ClassGrader:
         students = list(roster.values()) + dropped
         digest = inputs_digest({
             "url": config.gradebook_db_url(), "course": config.course_id, "assignment": config.assignment,
+            "outputs": OUTPUTS_VERSION,
             "deadline": config.deadline.isoformat(),
             "variations": [[v, category_points(v, config.points)] for v in variations],
             "students": [[s.id, s.name, s.email] for s in students],
@@ -235,7 +236,10 @@ class ClassGrader:
                 store.connection, [(student, result) for student, (_, result) in stored.items()],
                 config.feedback_dir,
                 lambda student, out: self.publish_feedback(student, out, *stored[student]))
-            if not tasks and is_current(store.gradebook_state(url), url, writes.digest):
+            # a folder published again still needs its results.json brought in line (sync_outputs)
+            if not tasks and not report.republished \
+                    and is_current(store.gradebook_state(url), url, writes.digest) \
+                    and outputs_present(config, writes.records):
                 progress.finish(f"nothing to grade: {len(report.already)} already graded with "
                                 f"{self.version}, {len(report.not_gradable)} with nothing to grade; "
                                 "the gradebook is up to date")
@@ -252,8 +256,10 @@ class ClassGrader:
                 progress.phase(WRITING)
                 writes = self.gradebook_writes(store, gradable)
                 written = self._write_all(gradebook, writes, report)
-                publication.record_all(store.connection, writes.records, report.failed, config.feedback_dir)
                 scores = gradebook.scores() if written else None
+                sync_outputs(config, gradebook, writes.records)
+                # after sync_outputs: the digests recorded are those of the files as they stay
+                publication.record_all(store.connection, writes.records, report.failed, config.feedback_dir)
             digest = file_digest(url)
             if scores is not None and digest is not None:
                 store.save_gradebook_state(GradebookState(url, writes.digest, digest, scores))

@@ -1,22 +1,39 @@
 """The course's grades in nbgrader's :class:`~nbgrader.api.Gradebook`.
 
-Mapping (one nbgrader *assignment* per course assignment):
+Mapping: one nbgrader *assignment* per (course assignment, variation), named
+``<assignment>-<variation>`` (:func:`nbgrader_assignment`, e.g.
+``solitaire-scorpion``), so that nbgrader's own totals are each student's:
 
-* each variation of the course is a *notebook* of the assignment;
-* each rule category of a variation is a *grade cell* of its notebook, whose
-  max score is the category's points (catalog, with the course's overrides);
+* the nbgrader assignment has one *notebook*, named after the variation;
+* each rule category of the variation is a *grade cell* of that notebook,
+  whose max score is the category's points (catalog, with the course's
+  overrides): the assignment's ``max_score`` is the variation's maximum;
 * each student is a *student* (the roster name split at its last space into
   first and last name, the e-mail);
-* a graded submission is a *submitted assignment* holding one submitted
-  notebook, the student's variation; its timestamp is the receive time of the
-  graded commit, each grade cell's auto score the points earned, and the late
+* a graded submission is a *submitted assignment* of the student's own
+  variation's assignment only (a student reassigned to another variation has
+  their submission moved); its timestamp is the receive time of the graded
+  commit, each grade cell's auto score the points earned, and the late
   penalty (points) is the notebook's ``late_submission_penalty``.
 
-nbgrader's own ``score`` does not subtract the penalty; its CSV export does,
-and so does ours (:mod:`grader.course.export`). Note that nbgrader computes the
-assignment's ``max_score`` as the sum over all its notebooks, so in nbgrader's
-CSV export ``max_score`` is the sum over every variation of the course; the
-score of a student is right, and our export gives each student's own maximum.
+So nbgrader's ``score``, ``late_submission_penalty`` and ``max_score`` of a
+submission, and the row of ``nbgrader export`` for (the student's variation's
+assignment, the student), are the student's own: ``score`` there is
+``raw - penalty``, as in grades.csv and results.json
+(:func:`grader.course.scores.final_grade`). ``nbgrader export`` also writes a
+row of 0 for each student and every *other* variation's assignment (nbgrader
+lists every student for every assignment); and nbgrader's per-student total
+(formgrader's Students tab, ``Student.max_score``) sums every assignment of
+the gradebook, so it is not a per-student maximum: use the assignment's rows.
+
+Older gradebooks had one nbgrader assignment named after the course assignment
+with a notebook per variation (its ``max_score`` the sum of every variation's).
+The next ``course grade`` migrates them (:meth:`CourseGradebook.ensure_structure`):
+it copies a SQLite gradebook to ``.work/gradebook-backups/`` and removes the
+old assignment; the run then writes every stored result in the new layout.
+
+The folders formgrader needs beside the database are written by
+:mod:`grader.course.nbgrader_files`.
 
 The database is SQLite by default, any SQLAlchemy URL otherwise. Creating a
 fresh database makes nbgrader run the ``alembic`` command; :func:`open_gradebook`
@@ -39,7 +56,8 @@ from nbgrader.api import Gradebook, MissingEntry, SubmittedAssignment, Submitted
 from solitaire.errors import UserError
 
 from .config import CourseConfig
-from .points import category_points
+from .gradebook_state import copy_database
+from .points import category_points, known_variations
 from .roster import Student
 
 
@@ -72,9 +90,21 @@ def open_gradebook(url: str, course_id: str) -> Gradebook:
         raise UserError(f"cannot open the gradebook {url}: {error}") from None
 
 
+def nbgrader_assignment(assignment: str, variation: str) -> str:
+    """The nbgrader assignment of ``variation`` in the course assignment ``assignment``."""
+    return f"{assignment}-{variation}"
+
+
 def _first_last(name: str) -> tuple[str, str]:
     first, _, last = name.strip().rpartition(" ")
     return (first, last) if first else (name.strip(), "")
+
+
+def backup_sqlite(url: str, folder: Path, label: str) -> Path | None:
+    """A copy of the SQLite database at ``url`` in ``folder`` (None: not a SQLite file)."""
+    stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%S%fZ")
+    target = folder / f"gradebook-{label}-{stamp}.db"
+    return target if copy_database(url, target) else None
 
 
 class CourseGradebook:
@@ -84,6 +114,8 @@ class CourseGradebook:
         self.config = config
         self.gradebook = open_gradebook(config.gradebook_db_url(), config.course_id)
         self.assignment = config.assignment
+        self._ours: dict[str, str] | None = None  # nbgrader assignment -> variation (cache)
+        self.migrated_backup: Path | None = None
 
     def close(self) -> None:
         self.gradebook.close()
@@ -97,16 +129,42 @@ class CourseGradebook:
     def points(self, variation: str) -> dict[str, float]:
         return category_points(variation, self.config.points)
 
+    def assignment_of(self, variation: str) -> str:
+        return nbgrader_assignment(self.assignment, variation)
+
+    def course_assignments(self) -> dict[str, str]:
+        """nbgrader assignment -> variation, for this course assignment's assignments in the gradebook."""
+        if self._ours is None:
+            names = {self.assignment_of(v): v for v in (*known_variations(), *self.config.variations)}
+            self._ours = {a.name: names[a.name] for a in self.gradebook.assignments if a.name in names}
+        return self._ours
+
     def ensure_structure(self, variations: list[str]) -> None:
-        """The assignment, a notebook per variation and a grade cell per rule category."""
+        """Per variation: its assignment, its notebook, a grade cell per rule category (see the module)."""
         gb = self.gradebook
-        gb.update_or_create_assignment(self.assignment, duedate=self.config.deadline,
-                                       course_id=self.config.course_id)
+        self._migrate_legacy()
         for variation in variations:
-            gb.update_or_create_notebook(variation, self.assignment)
+            name = self.assignment_of(variation)
+            gb.update_or_create_assignment(name, duedate=self.config.deadline,
+                                           course_id=self.config.course_id)
+            gb.update_or_create_notebook(variation, name)
             for category, points in self.points(variation).items():
-                gb.update_or_create_grade_cell(category, variation, self.assignment,
-                                               max_score=points, cell_type="code")
+                gb.update_or_create_grade_cell(category, variation, name, max_score=points, cell_type="code")
+        self._ours = None
+
+    def _migrate_legacy(self) -> None:
+        """Remove the old layout's assignment (one notebook per variation), after a backup."""
+        gb = self.gradebook
+        try:
+            legacy = gb.find_assignment(self.assignment)
+        except MissingEntry:
+            return
+        notebooks = {notebook.name for notebook in legacy.notebooks}
+        if not notebooks or not notebooks <= {*known_variations(), *self.config.variations}:
+            return  # not the old layout of this course: leave it alone
+        backups = self.config.work_dir / "gradebook-backups"
+        self.migrated_backup = backup_sqlite(self.config.gradebook_db_url(), backups, "before-per-variation")
+        gb.remove_assignment(self.assignment)
 
     def ensure_students(self, students: list[Student]) -> None:
         """Add or update each student; one known without a name or e-mail (who left the roster)
@@ -122,22 +180,27 @@ class CourseGradebook:
             self.gradebook.update_or_create_student(student.id, first_name=first, last_name=last,
                                                     email=student.email or None)
 
+    def _drop_other_variations(self, student: str, keep: str) -> None:
+        """Remove ``student``'s submissions of this course's other variations (a reassigned student)."""
+        ours = self.course_assignments()
+        for submission in list(self.gradebook.find_student(student).submissions):
+            name = submission.assignment.name
+            if name in ours and name != keep:
+                self.gradebook.remove_submission(name, student)
+
     def _submitted_notebook(self, student: str, variation: str, timestamp: dt.datetime) -> SubmittedNotebook:
         """The student's submitted notebook of ``variation`` with a grade row per cell (made when missing)."""
         gb = self.gradebook
+        name = self.assignment_of(variation)
+        self._drop_other_variations(student, name)
         try:
-            submission = gb.find_submission(self.assignment, student)
+            submission = gb.find_submission(name, student)
         except MissingEntry:
-            submission = SubmittedAssignment(assignment=gb.find_assignment(self.assignment),
+            submission = SubmittedAssignment(assignment=gb.find_assignment(name),
                                              student=gb.find_student(student))
             gb.db.add(submission)
         submission.timestamp = timestamp.astimezone(dt.UTC).replace(tzinfo=None)
-        notebook = gb.find_notebook(variation, self.assignment)
-        for other in list(submission.notebooks):
-            if other.notebook_id != notebook.id:  # a student has one variation: drop any other
-                for row in list(other.grades) + list(other.comments):
-                    gb.db.delete(row)
-                gb.db.delete(other)
+        notebook = gb.find_notebook(variation, name)
         submitted = next((n for n in submission.notebooks if n.notebook_id == notebook.id), None)
         if submitted is None:
             submitted = SubmittedNotebook(notebook=notebook, assignment=submission)
@@ -170,15 +233,30 @@ class CourseGradebook:
             gb.db.rollback()
             raise
 
+    def submissions(self) -> dict[str, tuple[str, dt.datetime]]:
+        """Student -> (nbgrader assignment, timestamp in UTC without zone) of every submission."""
+        found = {}
+        for name in sorted(self.course_assignments()):
+            for submission in self.gradebook.assignment_submissions(name):
+                found[submission.student.id] = (name, submission.timestamp)
+        return found
+
     def scores(self) -> dict[str, tuple[float, float]]:
-        """Student → (raw score, late penalty) of every submission in the gradebook."""
+        """Student -> (raw score, late penalty) of every submission in the gradebook (to 4 decimals)."""
         result = {}
-        for submission in self.gradebook.assignment_submissions(self.assignment):
-            result[submission.student.id] = (float(submission.score),
-                                             float(submission.late_submission_penalty or 0.0))
+        for name in sorted(self.course_assignments()):
+            for submission in self.gradebook.assignment_submissions(name):
+                result[submission.student.id] = (round(float(submission.score), 4),
+                                                 round(float(submission.late_submission_penalty or 0.0), 4))
         return result
+
+    def max_scores(self) -> dict[str, float]:
+        """Student -> nbgrader's ``max_score`` of their submission (their variation's maximum)."""
+        return {submission.student.id: float(submission.max_score)
+                for name in sorted(self.course_assignments())
+                for submission in self.gradebook.assignment_submissions(name)}
 
     def cell_scores(self, student: str, variation: str) -> dict[str, float]:
         """Points per grade cell of ``student``'s submitted notebook."""
-        submitted = self.gradebook.find_submission_notebook(variation, self.assignment, student)
+        submitted = self.gradebook.find_submission_notebook(variation, self.assignment_of(variation), student)
         return {grade.cell.name: float(grade.score) for grade in submitted.grades}

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -61,6 +62,25 @@ class GradebookState:
 def database_file(url: str) -> Path | None:
     """The file of a SQLite gradebook URL, else None."""
     return Path(url[len(SQLITE):]) if url.startswith(SQLITE) and len(url) > len(SQLITE) else None
+
+
+def copy_database(url: str, target: Path) -> bool:
+    """Copy the SQLite gradebook at ``url`` to ``target``, read-only (False: no SQLite file there).
+
+    SQLite's backup API gives a consistent copy even while another connection has the file open.
+    """
+    path = database_file(url)
+    if path is None or not path.is_file():
+        return False
+    target.parent.mkdir(parents=True, exist_ok=True)
+    source = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=30)
+    copy = sqlite3.connect(target)
+    try:
+        source.backup(copy)
+    finally:
+        copy.close()
+        source.close()
+    return True
 
 
 def file_digest(url: str) -> str | None:

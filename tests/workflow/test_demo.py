@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import json
 
 import git
 import pytest
@@ -36,6 +37,9 @@ def test_small_demo_end_to_end_in_the_sandbox(tmp_path):
     printed = (tmp_path / "out.txt").read_text()
     assert "Gradebook of demo/solitaire" in printed
     assert str(course / "feedback" / "s01" / "feedback.md") in printed
+    assert f"(nbgrader export, formgrader): run them in {course / 'nbgrader'}" in printed
+    results = json.loads((course / "feedback" / "s02" / "results.json").read_text(encoding="utf-8"))
+    assert results["final_score"] == float(rows["s02"]["score"]) < results["raw_score"]  # late: -20 %
     assert f"class report: {course / 'report' / 'class-report.html'}" in printed
     assert (course / "report" / "class-report.html").is_file()
     assert rows["s05"]["score"] == "0"  # the cheat: its attack ran (see test_cheat.py) and got nothing

@@ -19,7 +19,7 @@ from workflow_support import at, notes, published, push, variation_of
 
 from grader.course import collect, config, export, simulate
 from grader.course.grade_class import grade_class
-from grader.course.gradebook import open_gradebook, tools_on_path
+from grader.course.gradebook import nbgrader_assignment, open_gradebook, tools_on_path
 from grader.course.points import category_points
 from grader.course.results import ResultStore
 from grader.course.scores import category_fractions, earned_points
@@ -58,24 +58,34 @@ def test_grading_fills_the_store_and_the_gradebook(graded_class):
     points = {s: category_points(variation_of(course, s)) for s in ("ada", "bob", "dee")}
     gradebook = Gradebook(course.gradebook_db_url(), course_id=course.course_id)
     try:
-        assignment = gradebook.find_assignment(course.assignment)
-        assert sorted(nb.name for nb in assignment.notebooks) == sorted(course.variations)
+        # one nbgrader assignment per variation, holding one notebook: nbgrader's maximum is the student's
+        assert sorted(a.name for a in gradebook.assignments) == sorted(
+            nbgrader_assignment(course.assignment, v) for v in course.variations)
+        for variation in course.variations:
+            assignment = gradebook.find_assignment(nbgrader_assignment(course.assignment, variation))
+            assert [nb.name for nb in assignment.notebooks] == [variation]
+            assert assignment.max_score == sum(category_points(variation).values())
+        mine = {s: nbgrader_assignment(course.assignment, variation_of(course, s))
+                for s in ("ada", "bob", "cy", "dee")}
         for student in ("ada", "bob", "dee"):
             variation = variation_of(course, student)
-            notebook = gradebook.find_notebook(variation, course.assignment)
+            notebook = gradebook.find_notebook(variation, mine[student])
             assert {c.name: c.max_score for c in notebook.grade_cells} == points[student]
-            submission = gradebook.find_submission(course.assignment, student)
-            assert [nb.name for nb in submission.notebooks] == [variation]  # one variation per student
-        ada = gradebook.find_submission(course.assignment, "ada")
+            submission = gradebook.find_submission(mine[student], student)
+            assert [nb.name for nb in submission.notebooks] == [variation]
+            assert submission.max_score == sum(points[student].values())
+            others = [a.name for a in gradebook.assignments if a.name != mine[student]]
+            assert all(s.student.id != student for a in others for s in gradebook.assignment_submissions(a))
+        ada = gradebook.find_submission(mine["ada"], "ada")
         assert ada.score == sum(points["ada"].values()) and ada.late_submission_penalty == 0
         assert not ada.needs_manual_grade
-        bob = gradebook.find_submission(course.assignment, "bob")
+        bob = gradebook.find_submission(mine["bob"], "bob")
         assert bob.score == pytest.approx(sum(list(points["bob"].values())[:2]))
         assert bob.late_submission_penalty == pytest.approx(0.2 * bob.score)  # 2 days late, 10 % a day
         assert bob.total_seconds_late == 30 * 3600  # nbgrader's own view of the receive time
-        assert gradebook.find_submission(course.assignment, "dee").score == 0
+        assert gradebook.find_submission(mine["dee"], "dee").score == 0
         with pytest.raises(MissingEntry):
-            gradebook.find_submission(course.assignment, "cy")
+            gradebook.find_submission(mine["cy"], "cy")
         assert {s.id for s in gradebook.students} == {"ada", "bob", "cy", "dee"}
     finally:
         gradebook.close()
@@ -115,11 +125,16 @@ def test_grades_csv_and_nbgrader_csv_export_agree(graded_class, tmp_path):
     finally:
         gradebook.close()
     with nbgrader_csv.open(encoding="utf-8") as handle:
-        theirs = {row["student_id"]: row for row in csv.DictReader(handle)}
+        rows = [row for row in csv.DictReader(handle)]
+    # nbgrader lists every student for every assignment: a student's own row is their variation's
+    mine = {s: nbgrader_assignment(course.assignment, variation_of(course, s))
+            for s in ("ada", "bob", "cy", "dee")}
+    theirs = {row["student_id"]: row for row in rows if row["assignment"] == mine[row["student_id"]]}
     assert set(theirs) == {"ada", "bob", "cy", "dee"}
     for student in ("ada", "bob", "dee"):
         assert float(theirs[student]["score"]) == pytest.approx(ours[student].score)
         assert float(theirs[student]["late_submission_penalty"]) == pytest.approx(ours[student].late_penalty)
+        assert float(theirs[student]["max_score"]) == ours[student].max_score
     assert float(theirs["cy"]["score"]) == 0.0
 
 
@@ -197,6 +212,8 @@ def test_kill_9_during_grading_then_rerun_grades_everyone_exactly_once(published
         assert all(store.get(key).run_id == run for key, run in before.items())  # kept, not regraded
     gradebook = Gradebook(course.gradebook_db_url(), course_id=course.course_id)
     try:
-        assert sorted(s.student.id for s in gradebook.assignment_submissions(course.assignment)) == students
+        submitted = [s.student.id for a in gradebook.assignments
+                     for s in gradebook.assignment_submissions(a.name)]
+        assert sorted(submitted) == students
     finally:
         gradebook.close()

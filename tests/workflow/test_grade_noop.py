@@ -10,7 +10,7 @@ import sys
 
 import pytest
 from rich.console import Console
-from workflow_support import at, notes, published, push
+from workflow_support import at, notes, published, push, variation_of
 
 from grader.course import collect, config, export, grade_class, gradebook
 from grader.course.grade_progress import COLLECTING, GRADING, OPENING, WRITING, RunProgress
@@ -109,7 +109,7 @@ def test_the_export_of_recorded_scores_equals_the_gradebook_s(graded, monkeypatc
 def test_a_gradebook_changed_by_hand_is_opened_and_healed(graded):
     full = export.grade_rows(graded)
     with gradebook.CourseGradebook(graded) as book:
-        variation = book.gradebook.find_submission(graded.assignment, "ada").notebooks[0].name
+        variation = variation_of(graded, "ada")
         book.record("ada", variation, at(-2), {}, 0.0)  # ada's points gone, as by a crash half-way
         assert book.scores()["ada"][0] == 0
     assert export.recorded_scores(graded) is None  # other bytes: the kept scores are not used
