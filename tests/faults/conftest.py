@@ -7,9 +7,7 @@ are shared: their folder is put on ``sys.path`` here. Each test drives the
 
 from __future__ import annotations
 
-import os
 import shutil
-import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -23,22 +21,10 @@ WORKFLOW = str(ROOT / "tests" / "workflow")  # tests/workflow has no package: pu
 if WORKFLOW not in sys.path:
     sys.path.insert(0, WORKFLOW)
 
+from fault_support import cli_env, solitaire  # noqa: E402,F401
 from workflow_support import at, published, push  # noqa: E402
 
 from grader.course import collect, config  # noqa: E402
-
-
-def cli_env(**extra: str) -> dict[str, str]:
-    """The environment of a ``solitaire`` subprocess: this checkout (and tests/faults) first."""
-    path = os.pathsep.join([str(ROOT), str(HERE), os.environ.get("PYTHONPATH", "")])
-    return dict(os.environ, PYTHONPATH=path, **extra)
-
-
-def solitaire(*args: str, env: dict[str, str] | None = None, timeout: float = 300
-              ) -> subprocess.CompletedProcess[str]:
-    """Run ``python -m solitaire ARGS`` to completion."""
-    return subprocess.run([sys.executable, "-m", "solitaire", *args], env=env or cli_env(),
-                          capture_output=True, text=True, timeout=timeout)
 
 
 @pytest.fixture(scope="session")

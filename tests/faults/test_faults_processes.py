@@ -19,7 +19,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from conftest import HERE, ROOT, cli_env, solitaire
+from fault_support import HERE, ROOT, cli_env, solitaire
 
 # The sandbox check of the command line starts a bwrap tree 3 deep before any grading (bwrap, its
 # init, the entry script); a grading's tree is deeper: for `course grade` pool worker > hidden suite >

@@ -7,7 +7,7 @@ import signal
 import sqlite3
 
 import pytest
-from conftest import cli_env, solitaire
+from fault_support import cli_env, solitaire
 
 from grader.course.faults import ENV
 from grader.course.grade_class import grade_class

@@ -15,7 +15,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import solitaire
+from fault_support import solitaire
 
 from grader.course.grade_class import grade_class
 from grader.course.storage import StorageError
