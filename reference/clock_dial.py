@@ -133,7 +133,7 @@ class ClockDial(Variation):
         the next drawn card. Nothing goes to a rank pile by itself (G11).
         """
         ### BEGIN SOLUTION
-        state.turn_up("s")
+        state.turn_up("s")  # the next drawn card
         ### END SOLUTION
 
     def is_won(self, state: State) -> bool:
