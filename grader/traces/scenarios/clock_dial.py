@@ -145,8 +145,9 @@ def build(kit: Kit) -> None:
              "the centre pile holds its four")
 
     mined = {
-        "waste-and-drawn": (lambda s: _both_fit(kit, s), {}, rulings("CK2", "G4"),
-                            "CK2, G4: the drawn card and the waste top both fit their piles"),
+        "waste-and-drawn": (lambda s: _both_fit(kit, s), {}, rulings("CK2", "G4", "G11"),
+                            "CK2, G4: the drawn card and the waste top both fit their piles; neither "
+                            "goes there by itself (G11)"),
         "colour-refused": (lambda s: _drawn_same_colour(s, True), {}, rulings("CK4"),
                            "CK4: the drawn card has the colour of its pile's top: it may only be discarded"),
         "sequence-refused": (lambda s: _drawn_same_colour(s, False) and not any(
