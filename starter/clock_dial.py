@@ -8,8 +8,8 @@ card, the drawn card), the waste ``w`` (face up, empty at the start) and
 thirteen rank piles ``f1``..``f13`` (face up, empty at the start; ``f1`` aces
 ... ``f11`` jacks, ``f12`` queens, ``f13`` kings). Counter ``redeals``: the
 redeals left, 1 at the deal, 0 once the waste has been turned over. No other
-counter and no phase: the primary suit and each position's suit are read from
-the piles. Options: ``primary_suit``, one of ``first`` (default), ``c``,
+counter; the phase word is always ``play``: the primary suit and each
+position's suit are read from the piles. Options: ``primary_suit``, one of ``first`` (default), ``c``,
 ``d``, ``h``, ``s``; ``suit_sequence``, true or false (default false).
 
 Not the classic Clock (Travellers); rebuilt from German Clock ("Die Uhr").
@@ -114,3 +114,21 @@ class ClockDial(Variation):
         cards on the piles)."""
         # YOUR CODE HERE
         raise NotImplementedError()
+
+    def safe_move(self, state: State) -> Move | None:
+        """Solver hint, not a rule (never graded): the drawn card or the waste top to its
+        rank pile when no other card still out could take that place now. Such a card is
+        the one the place waits for, placing it fixes no suit for other piles (the only
+        choices, the first primary card and the first of a position, have rivals), and
+        the stock keeps its order without it."""
+        out = [card for pile in ("s", "w") for card in state[pile].cards]
+        for source in ("s", "w"):
+            card = state.top(source)
+            if card is None or not state[source].top_is_face_up:
+                continue
+            target = self.piles(FOUNDATION)[card.rank - 1]
+            if self.foundation_accepts(state, target, (card,), source) and not any(
+                other != card and self.foundation_accepts(state, target, (other,), source) for other in out
+            ):
+                return card_move(source, target)
+        return None
