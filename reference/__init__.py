@@ -31,4 +31,6 @@ VARIATIONS = (
     "sir_tommy",
     "fortress",
     "eternal_wanderer",
+    "clock_dial",
+    "four_queens",
 )
