@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from solitaire.cards import JACK, KING, ONE_PACK, QUEEN, Card
+from solitaire.engine import removal_moves
 from solitaire.moves import Move
 from solitaire.piles import DISCARD, STOCK, TABLEAU, Layout, numbered, single
 from solitaire.state import State
@@ -99,3 +100,11 @@ class Eleven(Variation):
         ### BEGIN SOLUTION
         return len(state["d"]) == self.deck.size
         ### END SOLUTION
+
+    def safe_move(self, state: State) -> Move | None:
+        """Solver hint, not a rule (never graded): any legal removal. A slot card stays
+        available until it is removed, slots are all alike and cards of one rank are
+        interchangeable, so a removal spoils no other: playing it now only brings the
+        next stock cards in sooner. The game is decided by the deal."""
+        moves = removal_moves(self, state)
+        return moves[0] if moves else None

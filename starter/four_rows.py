@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from solitaire.cards import STRIPPED_32, Card
+from solitaire.moves import Move, removal
 from solitaire.piles import DISCARD, TABLEAU, Layout, numbered, single
 from solitaire.state import State
 from solitaire.variation import Variation
@@ -71,3 +72,16 @@ class FourRows(Variation):
         """FW3: won when all 32 cards have been removed to the discard pile."""
         # YOUR CODE HERE
         raise NotImplementedError()
+
+    def safe_move(self, state: State) -> Move | None:
+        """Solver hint, not a rule (never graded): pair two available cards of a rank
+        when every card of that rank still in play is available and there are two
+        (they can only pair with each other) or four (the other two stay available
+        for the next pair)."""
+        columns = self.piles(TABLEAU)
+        for rank in STRIPPED_32.ranks:
+            tops = [c for c in columns if (top := state.top(c)) is not None and top.rank == rank]
+            in_play = sum(card.rank == rank for c in columns for card in state[c].cards)
+            if len(tops) == in_play and in_play in (2, 4):
+                return removal(*tops[:2])
+        return None
