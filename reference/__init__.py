@@ -33,4 +33,6 @@ VARIATIONS = (
     "eternal_wanderer",
     "clock_dial",
     "four_queens",
+    "eleven",
+    "four_rows",
 )
