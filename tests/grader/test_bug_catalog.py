@@ -40,6 +40,29 @@ HAND_BUILT: dict[str, dict[str, str]] = {
             w: 2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH
             """,
     },
+    "metternikh": {
+        # all 48 cards on f1: won (MK7: the kings are out of the deck)
+        "won": """
+            metternikh
+            phase play redeals=0
+            f1: AC 2C 4C 8C 3C 6C QC JC 9C 5C TC 7C AD 2D 4D 8D 3D 6D QD JD 9D 5D TD 7D AH 2H 4H 8H 3H 6H QH JH 9H 5H TH 7H AS 2S 4S 8S 3S 6S QS JS 9S 5S TS 7S
+            """,
+        # the stock empty, two cards on the waste, the redeal unused (G5: turned over unshuffled)
+        "redeal-two-on-waste": """
+            metternikh
+            phase play redeals=1
+            s:
+            w: 7S TS
+            f1: AC 2C 4C 8C 3C 6C QC JC 9C 5C TC 7C AD 2D 4D 8D 3D 6D QD JD 9D 5D TD 7D AH 2H 4H 8H 3H 6H QH JH 9H 5H TH 7H AS 2S 4S
+            t1: 8S
+            t2: 3S
+            t3: 6S
+            t4: QS
+            t5: JS
+            t6: 9S
+            t7: 5S
+            """,
+    },
     "metternich": {
         # 52 cards on the foundations, stock and waste empty, the redeal unused: not won,
         # and redeal is legal (M6: an empty waste does not forbid it)
