@@ -22,6 +22,9 @@ VARIATIONS = bugs.variations()
 
 # Hand-built positions, in state notation; a pile not written is empty. Each is named
 # for what it is there for.
+#: Metternikh's 48 cards in doubling order from the ace of clubs (A 2 4 8 3 6 Q J 9 5 10 7, per suit)
+_DOUBLETS = [f"{rank}{suit}" for suit in "CDHS" for rank in "A24836QJ95T7"]
+
 HAND_BUILT: dict[str, dict[str, str]] = {
     "napoleons_square": {
         # the tableau cleared, 52 cards still in the stock and the waste: not won
@@ -42,25 +45,18 @@ HAND_BUILT: dict[str, dict[str, str]] = {
     },
     "metternikh": {
         # all 48 cards on f1: won (MK7: the kings are out of the deck)
-        "won": """
+        "won": f"""
             metternikh
             phase play redeals=0
-            f1: AC 2C 4C 8C 3C 6C QC JC 9C 5C TC 7C AD 2D 4D 8D 3D 6D QD JD 9D 5D TD 7D AH 2H 4H 8H 3H 6H QH JH 9H 5H TH 7H AS 2S 4S 8S 3S 6S QS JS 9S 5S TS 7S
+            f1: {" ".join(_DOUBLETS)}
             """,
         # the stock empty, two cards on the waste, the redeal unused (G5: turned over unshuffled)
-        "redeal-two-on-waste": """
+        "redeal-two-on-waste": f"""
             metternikh
             phase play redeals=1
-            s:
-            w: 7S TS
-            f1: AC 2C 4C 8C 3C 6C QC JC 9C 5C TC 7C AD 2D 4D 8D 3D 6D QD JD 9D 5D TD 7D AH 2H 4H 8H 3H 6H QH JH 9H 5H TH 7H AS 2S 4S
-            t1: 8S
-            t2: 3S
-            t3: 6S
-            t4: QS
-            t5: JS
-            t6: 9S
-            t7: 5S
+            w: {_DOUBLETS[47]} {_DOUBLETS[46]}
+            f1: {" ".join(_DOUBLETS[:39])}
+            {"".join(f"t{i + 1}: {card}{chr(10)}            " for i, card in enumerate(_DOUBLETS[39:46]))}
             """,
     },
     "metternich": {
