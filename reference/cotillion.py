@@ -107,7 +107,7 @@ class Cotillion(Variation):
         up: the next drawn card. Nothing goes to a foundation by itself.
         """
         ### BEGIN SOLUTION
-        state.turn_up("s")
+        state.turn_up("s")  # the next drawn card
         ### END SOLUTION
 
     def is_won(self, state: State) -> bool:
