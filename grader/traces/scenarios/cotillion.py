@@ -79,7 +79,7 @@ def topped(state: State, piles: tuple[str, ...], card: str) -> str:
 
 
 def build(kit: Kit) -> None:
-    near = rulings("CT2", "CT3", "CT5", "G4")
+    near = rulings("CT2", "CT3", "CT5", "G4", "G11")
     for index, (pulls, redeals) in enumerate(((5, 1), (10, 1), (18, 1), (28, 1), (12, 0), (20, 0))):
         near_won(kit, f"near-won-{index + 1}", won_state(kit, Rng(f"ct-won-{index}"), redeals), scatter,
                  pulls, finish=turn_up_stock, rulings=near, attempts=16, max_nodes=6000,
