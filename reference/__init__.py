@@ -35,4 +35,7 @@ VARIATIONS = (
     "four_queens",
     "eleven",
     "four_rows",
+    "sultan",
+    "metternikh",
+    "cotillion",
 )

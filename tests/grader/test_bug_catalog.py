@@ -22,6 +22,9 @@ VARIATIONS = bugs.variations()
 
 # Hand-built positions, in state notation; a pile not written is empty. Each is named
 # for what it is there for.
+#: Metternikh's 48 cards in doubling order from the ace of clubs (A 2 4 8 3 6 Q J 9 5 10 7, per suit)
+_DOUBLETS = [f"{rank}{suit}" for suit in "CDHS" for rank in "A24836QJ95T7"]
+
 HAND_BUILT: dict[str, dict[str, str]] = {
     "napoleons_square": {
         # the tableau cleared, 52 cards still in the stock and the waste: not won
@@ -38,6 +41,22 @@ HAND_BUILT: dict[str, dict[str, str]] = {
             f8: AS
             s: ts js qs ks 2d 3d 4d 5d 6d 7d 8d 9d td jd qd kd 2s 3s 4s 5s 6s 7s 8s 9s ts js qs KS
             w: 2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH
+            """,
+    },
+    "metternikh": {
+        # all 48 cards on f1: won (MK7: the kings are out of the deck)
+        "won": f"""
+            metternikh
+            phase play redeals=0
+            f1: {" ".join(_DOUBLETS)}
+            """,
+        # the stock empty, two cards on the waste, the redeal unused (G5: turned over unshuffled)
+        "redeal-two-on-waste": f"""
+            metternikh
+            phase play redeals=1
+            w: {_DOUBLETS[47]} {_DOUBLETS[46]}
+            f1: {" ".join(_DOUBLETS[:39])}
+            {"".join(f"t{i + 1}: {card}{chr(10)}            " for i, card in enumerate(_DOUBLETS[39:46]))}
             """,
     },
     "metternich": {
