@@ -28,4 +28,5 @@ VARIATIONS = (
     "nestor",
     "miss_milligan",
     "mount_olympus",
+    "demon",
 )
