@@ -29,4 +29,5 @@ VARIATIONS = (
     "miss_milligan",
     "mount_olympus",
     "demon",
+    "trefoil",
 )
