@@ -9,6 +9,9 @@ a recorded state shuffles the same.
 from __future__ import annotations
 
 import hashlib
+import os
+import subprocess
+import sys
 from collections.abc import Sequence
 
 import pytest
@@ -136,3 +139,17 @@ def test_option_out_of_range_is_one_clear_error(text):
     with pytest.raises(InvalidNotation, match="shuffle_seed cannot be"):
         Toy().resolve_options({"shuffle_seed": text})
     assert Toy().resolve_options({"shuffle_seed": str(MASK64)}) == {"shuffle_seed": MASK64}
+
+
+def test_the_command_line_names_the_bounds_and_refuses_others_in_one_line():
+    env = dict(os.environ, COLUMNS="200")
+    listing = subprocess.run([sys.executable, "-m", "solitaire", "variations"], capture_output=True,
+                             text=True, env=env, check=False)
+    assert listing.returncode == 0, listing.stderr
+    assert f"shuffle_seed=0  (default; allowed: a whole number 0..{MASK64})" in listing.stdout
+    command = [sys.executable, "-m", "solitaire", "deal", "trefoil", "--set", "shuffle_seed=-5"]
+    refused = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
+    assert refused.returncode != 0
+    assert refused.stderr.strip().splitlines() == [
+        f"solitaire: error: option shuffle_seed cannot be '-5' (allowed: a whole number from 0 to {MASK64})"
+    ]
