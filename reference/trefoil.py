@@ -66,7 +66,7 @@ class Trefoil(Variation):
         builds up in suit to the king, one card at a time, no wrap.
         """
         ### BEGIN SOLUTION
-        card = cards[0]
+        card, *_ = cards  # only single cards are ever picked up (TF3)
         top = state.top(foundation)
         if top is None:
             return card.rank == ACE
@@ -79,7 +79,7 @@ class Trefoil(Variation):
         onto a pile: they go only to the foundations.
         """
         ### BEGIN SOLUTION
-        card = cards[0]
+        card, *_ = cards  # only single cards are ever picked up (TF3)
         top = state.top(pile)
         return card.rank != ACE and top is not None and top.rank == card.rank and len(state[pile]) < GROUP
         ### END SOLUTION
