@@ -115,7 +115,7 @@ class Demon(Variation):
         ### BEGIN SOLUTION
         if len(cards) != 1:
             return False
-        card = cards[0]
+        (card,) = cards
         top = state.top(foundation)
         if top is None:
             return card.rank == state["f1"].cards[0].rank
@@ -170,7 +170,8 @@ class Demon(Variation):
         if move == REDEAL:
             waste = list(state.take("w", len(state["w"])))
             if not state.is_empty("w2"):
-                waste[-1:-1] = state.take("w2")
+                (apart,) = state.take("w2")
+                waste.insert(len(waste) - 1, apart)
             state.put("s", reversed(state.shuffled(waste)), face_up=False)
             state.counters["redeals"] -= 1
             return
@@ -196,7 +197,6 @@ class Demon(Variation):
         for pile in self.piles(TABLEAU):
             if state.is_empty(pile) and not state.is_empty("r"):
                 state.put(pile, state.take("r"))
-                state.turn_up("r")
         state.turn_up("r")
         ### END SOLUTION
 

@@ -130,7 +130,7 @@ def _waste_first(kit: Kit, state: State) -> list[str]:
 def build(kit: Kit) -> None:
     for index, pulls in enumerate((5, 9, 14, 20)):
         near_won(kit, f"near-won-{index + 1}", won_state(kit, Rng(f"demon-won-{index}"), {}), scatter, pulls,
-                 finish=finish, neutral=NEUTRAL, rulings=rulings("DM2", "DM3", "DM5", "DM6"),
+                 finish=finish, neutral=NEUTRAL, rulings=rulings("DM2", "DM3", "DM5", "DM6", "DM8"),
                  attempts=14, max_nodes=6000,
                  description=f"{pulls} cards off suit-free foundations onto the tableau (runs), waste, "
                  "stock and reserve; the trace plays a winning line found by search")
@@ -175,7 +175,7 @@ def build(kit: Kit) -> None:
     last = mine(kit, lambda s: not s.piles["s"].cards and s.counters["redeals"] == 1, steps=400)
     if last is None:
         raise AssertionError("demon: no seeded playout reaches the last redeal")
-    scripted(kit, "last-redeal", last, ["redeal"], rulings=rulings("DM7", "G5", "G6"), then=40,
+    scripted(kit, "last-redeal", last, ["redeal"], rulings=rulings("DM7", "G5", "G6", "G12"), then=40,
              description="DM7: the last of five redeals shuffles the waste into the stock; after that "
              "pass no redeal is left")
     used = mine(kit, lambda s: not s.piles["s"].cards and s.counters["redeals"] == 0, steps=500)
@@ -211,7 +211,7 @@ def build(kit: Kit) -> None:
         raise AssertionError("demon: no seeded playout empties a pile while the reserve has cards")
     emptying = next(m for m in engine.legal_moves(kit.variation, refill)
                     if m.kind == "move" and m.source in PILES and m.count == len(refill.piles[m.source]))
-    scripted(kit, "space-refilled", refill, [emptying], rulings=rulings("DM4", "G7"), then=12,
+    scripted(kit, "space-refilled", refill, [emptying], rulings=rulings("DM4", "G7", "G11"), then=12,
              description="DM4, G7: an emptied pile takes the reserve's top card at once; the next "
              "reserve card turns face up")
 
