@@ -38,4 +38,6 @@ VARIATIONS = (
     "sultan",
     "metternikh",
     "cotillion",
+    "demon",
+    "trefoil",
 )
