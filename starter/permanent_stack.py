@@ -17,7 +17,6 @@ from collections.abc import Sequence
 from solitaire.cards import ACE, TWO_PACKS, Card
 from solitaire.moves import Move, action, card_move
 from solitaire.piles import FOUNDATION, RESERVE, STOCK, WASTE, Layout, numbered, single
-from solitaire.solver import safe_foundation_move
 from solitaire.state import State
 from solitaire.variation import Variation
 
@@ -107,6 +106,18 @@ class PermanentStack(Variation):
         raise NotImplementedError()
 
     def safe_move(self, state: State) -> Move | None:
-        """Solver hint, not a rule (never graded): a foundation move the solver may make
-        without trying alternatives (:func:`solitaire.solver.safe_foundation_move`)."""
-        return safe_foundation_move(self, state)
+        """Solver hint, not a rule (never graded): an ace or a two going to a foundation
+        loses nothing. An empty foundation is left for every ace still out, and a two
+        kept back could only take an ace on the stack, which may go to a foundation
+        as well. (The engine's ``safe_foundation_move`` probes a tableau pile, and this
+        game has none.)"""
+        for source in ("s", "w", "r"):
+            card = state.top(source)
+            if card is None or card.rank > 2 or not self.can_pick_up(state, source, 1):
+                continue
+            if source == "s" and state[source].down == len(state[source]):
+                continue
+            for foundation in self.piles(FOUNDATION):
+                if self.foundation_accepts(state, foundation, (card,), source):
+                    return card_move(source, foundation)
+        return None

@@ -66,6 +66,16 @@ def _stack_leaves(kit: Kit, state: State, stock_empty: bool) -> bool:
             and _legal(kit, state, lambda m: m.kind == "move" and m.source == "r") is not None)
 
 
+def king_drawn(state: State) -> State:
+    """The same position with a king of the stock swapped onto its top (the drawn card)."""
+    state = state.copy()
+    cards = list(state.piles["s"].cards)
+    king = max(i for i, card in enumerate(cards) if card.rank == KING)
+    cards[king], cards[-1] = cards[-1], cards[king]
+    state.set_pile("s", Pile(tuple(cards), len(cards) - 1))
+    return state
+
+
 def build(kit: Kit) -> None:
     for index, (pulls, redeals) in enumerate(((4, 0), (9, 2), (15, 1), (24, 0), (32, 2))):
         near_won(kit, f"near-won-{index + 1}", won_state(kit, Rng(f"permanent-won-{index}"), redeals),
@@ -78,6 +88,14 @@ def build(kit: Kit) -> None:
              max_nodes=6000, description="PS2: a foundation emptied completely: an ace must start it again")
     near_won(kit, "public-near-won", won_state(kit, Rng("public"), 1), scatter, 6, finish=turn_up_stock,
              neutral=DISCARD, rulings=rulings("PS2", "PS3"), public=True)
+
+    # G5 (tightened): the stock and the waste are empty, the rest on the stack; a redeal is still legal
+    state = won_state(kit, Rng("permanent-empty-waste"), 1)
+    for foundation in FOUNDATIONS[:3]:
+        state.put("r", state.take(foundation))
+    scripted(kit, "redeal-empty-waste", state, [REDEAL, DISCARD], rulings=rulings("G5", "PS5"), then=8,
+             description="G5 (tightened): stock and waste empty, a redeal left: the redeal is legal all "
+             "the same and uses up a pass")
 
     def first(kind: str, source: str, target: str = "") -> Callable[[State], Move | None]:
         return lambda s: _legal(kit, s, lambda m: m.kind == kind and m.source == source
@@ -110,9 +128,10 @@ def build(kit: Kit) -> None:
             lambda s: [first("move", "s", "r")(s)], 250, rulings("PS3", "G4"),
             "PS3: the drawn card goes onto the stack, one rank lower, suit ignored"),
         "ace-on-stack": (
-            lambda s: s.piles["r"].top is not None and s.piles["r"].top.rank == ACE,
-            lambda s: ["s>r", "w>r"], 400, rulings("PS3"),
-            "PS3, G9: an ace on top of the stack takes nothing (no wrap)"),
+            lambda s: s.piles["r"].top is not None and s.piles["r"].top.rank == ACE
+            and any(card.rank == KING for card in s.piles["s"].cards),
+            lambda s: ["s>r", "w>r"], 400, rulings("PS3", "G9"),
+            "PS3, G9: an ace on top of the stack takes nothing, a drawn king neither (no wrap)"),
         "ace-drawn": (
             lambda s: s.piles["s"].top is not None and s.piles["s"].top.rank == ACE,
             lambda s: ["s>w"], 250, rulings("G11", "PS2", "G4"),
@@ -139,5 +158,7 @@ def build(kit: Kit) -> None:
         state = mine(kit, predicate, steps=steps, action_bias=0.5)
         if state is None:
             raise AssertionError(f"permanent_stack: no seeded playout reaches {name}")
+        if name == "ace-on-stack":
+            state = king_drawn(state)
         scripted(kit, name, state, [m for m in moves(state) if m is not None], rulings=ids,
                  description=description, then=16)
