@@ -32,4 +32,5 @@ VARIATIONS = (
     "fortress",
     "eternal_wanderer",
     "permanent_stack",
+    "open_stack",
 )
