@@ -30,7 +30,7 @@ from .seed001 import rulings
 FOUNDATIONS = tuple(f"f{i}" for i in range(1, 9))
 STACKS = tuple(f"t{i}" for i in range(1, 6))
 
-DEAL_RULINGS = rulings("OS1", "G3", "G8")  # the rulings of the deal, named by the generic deal traces
+DEAL_RULINGS = rulings("OS1", "G3", "G7", "G8")  # the rulings of the deal, named by the generic deal traces
 
 
 def won_state(kit: Kit, rng: Rng, base: int) -> State:
@@ -127,7 +127,7 @@ def build(kit: Kit) -> None:
     mined = {
         "stack-top-onto-open": (
             lambda s: first("t", "r")(s) is not None,
-            lambda s: [first("t", "r")(s), "t1>t2", "r>t1"], rulings("OS3", "OS4"),
+            lambda s: [first("t", "r")(s), "t1>t2", "r>t1"], rulings("OS3", "OS4", "G7"),
             "OS3: an auxiliary top goes onto the open stack one rank lower, suit ignored; never onto "
             "another auxiliary stack; the open stack's top never onto an auxiliary stack"),
         "drawn-onto-open": (
