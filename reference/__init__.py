@@ -33,4 +33,5 @@ VARIATIONS = (
     "eternal_wanderer",
     "permanent_stack",
     "open_stack",
+    "octagon",
 )
