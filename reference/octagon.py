@@ -112,7 +112,7 @@ class Octagon(Variation):
         """OC5, G13: an empty corner takes nothing by a move (only the refill effect
         fills it)."""
         ### BEGIN SOLUTION
-        return False
+        return False  # only the refill effect fills a corner
         ### END SOLUTION
 
     def special_moves(self, state: State) -> list[Move]:

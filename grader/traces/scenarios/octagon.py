@@ -133,7 +133,7 @@ def build(kit: Kit) -> None:
             "foundation"),
         "corner-to-corner": (
             lambda s: first("t", "t")(s) is not None,
-            lambda s: [first("t", "t")(s)], 400, rulings("OC3"),
+            lambda s: [first("t", "t")(s)], 400, rulings("OC3", "G9"),
             "OC3: a corner's top card goes onto another corner, one rank lower"),
         "waste-to-corner": (
             lambda s: first("w", "t")(s) is not None,
