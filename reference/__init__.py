@@ -40,4 +40,7 @@ VARIATIONS = (
     "cotillion",
     "demon",
     "trefoil",
+    "permanent_stack",
+    "open_stack",
+    "octagon",
 )
