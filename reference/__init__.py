@@ -31,4 +31,5 @@ VARIATIONS = (
     "sir_tommy",
     "fortress",
     "eternal_wanderer",
+    "color_star",
 )
