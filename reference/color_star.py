@@ -85,14 +85,14 @@ class ColorStar(Variation):
         from the main stack.
         """
         ### BEGIN SOLUTION
-        return self.kind(source) == STOCK
+        return source == "s"
         ### END SOLUTION
 
     def space_accepts(self, state: State, pile: str, cards: tuple[Card, ...], source: str) -> bool:
         """CS3, CS4, G4, G13: an empty auxiliary stack takes the drawn card, nothing
-        else. Nothing goes onto the main stack, empty or not."""
+        else. Nothing goes onto the main stack, empty or not (it is no target)."""
         ### BEGIN SOLUTION
-        return self.kind(pile) == TABLEAU and self.kind(source) == STOCK
+        return self.kind(source) == STOCK
         ### END SOLUTION
 
     def after_move(self, state: State, move: Move) -> None:

@@ -80,7 +80,7 @@ class ColorStar(Variation):
 
     def space_accepts(self, state: State, pile: str, cards: tuple[Card, ...], source: str) -> bool:
         """CS3, CS4, G4, G13: an empty auxiliary stack takes the drawn card, nothing
-        else. Nothing goes onto the main stack, empty or not."""
+        else. Nothing goes onto the main stack, empty or not (it is no target)."""
         # YOUR CODE HERE
         raise NotImplementedError()
 
