@@ -1,4 +1,4 @@
-"""Color Star scenarios (rulings CS1..CS5, G3, G4, G7, G8, G9, G10, G11).
+"""Color Star scenarios (rulings CS1..CS5, G3, G4, G7, G8, G10, G11, G13).
 
 Deals and long playouts are generic and cover the deal (CS1, G3, G7). Here:
 near-won positions that end in a win, for several base ranks (an ace, a king
@@ -118,8 +118,8 @@ def build(kit: Kit) -> None:
                  description=f"G8: a foundation emptied completely (base rank {base}): a card of the base "
                  "rank, of either colour and from any source, must start it again")
     near_won(kit, "stack-emptied", won_state(kit, Rng("color-no-stack"), 8), no_stack, 10,
-             finish=close, rulings=rulings("CS3", "CS4"), attempts=16, max_nodes=6000,
-             description="CS4: the main stack is empty and takes nothing; the rest is won from the "
+             finish=close, rulings=rulings("CS3", "CS4", "G13"), attempts=16, max_nodes=6000,
+             description="CS4, G13: the main stack is empty and takes nothing; the rest is won from the "
              "auxiliary stacks and the stock")
     near_won(kit, "stock-exhausted", won_state(kit, Rng("color-exhausted"), 4), to_stacks, 12,
              finish=close, rulings=rulings("CS5", "CS4"), attempts=16, max_nodes=6000,
