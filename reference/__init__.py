@@ -32,4 +32,5 @@ VARIATIONS = (
     "fortress",
     "eternal_wanderer",
     "color_star",
+    "stubborn",
 )
