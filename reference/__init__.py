@@ -43,4 +43,6 @@ VARIATIONS = (
     "permanent_stack",
     "open_stack",
     "octagon",
+    "color_star",
+    "stubborn",
 )
