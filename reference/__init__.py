@@ -31,4 +31,6 @@ VARIATIONS = (
     "sir_tommy",
     "fortress",
     "eternal_wanderer",
+    "demon",
+    "trefoil",
 )

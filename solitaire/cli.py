@@ -259,6 +259,8 @@ def cmd_variations(args: argparse.Namespace) -> int:
             console.print("    no options")
         for option in variation.options:
             allowed = " | ".join(format_option_value(v) for v in option.allowed())
+            if not allowed and option.bounds is not None:
+                allowed = f"a whole number {option.bounds[0]}..{option.bounds[1]}"
             allowed = allowed or type(option.default).__name__
             console.print(
                 f"    --set {option.name}={format_option_value(option.default)}  "

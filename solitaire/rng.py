@@ -14,12 +14,22 @@ to keep). It uses:
   item ``below(i + 1)``.
 
 Deal number ``N`` is the deck's base order shuffled by a generator seeded with
-``N``. An in-game shuffle (for the games that gather and re-deal) uses a
-generator seeded with ``mix_seed(seed, counter)`` so that replays stay exact.
+``N``. In-game shuffles (games that gather cards and shuffle them again) follow
+RULINGS-000 G6, a function of the deal's cards alone, so that a deal replays the
+same whatever produced it:
+
+* the **shuffle seed** of a deal is the first 8 bytes, big-endian, of the
+  SHA-256 of its cards in deck order written as card text joined by single
+  spaces (``"7D 9C 4D ..."``, ASCII) (:func:`deal_shuffle_seed`);
+* the **k-th shuffle** of a game (k = 1, 2, ...) is the Fisher-Yates shuffle
+  below, drawing from SplitMix64 seeded with
+  ``(shuffle_seed + k * 0x9E3779B97F4A7C15) mod 2**64`` (:func:`shuffled`).
 """
 
 from __future__ import annotations
 
+import hashlib
+from collections.abc import Iterable, Sequence
 from typing import TypeVar
 
 MASK64 = (1 << 64) - 1
@@ -57,6 +67,19 @@ class SplitMix64:
             items[i], items[j] = items[j], items[i]
 
 
-def mix_seed(seed: int, counter: int) -> int:
-    """The seed of the ``counter``-th in-game shuffle of a game dealt from ``seed``."""
-    return (seed * 0x100000001B3 + counter * GOLDEN_GAMMA + 1) & MASK64
+def deal_shuffle_seed(cards: Iterable[object]) -> int:
+    """The default shuffle seed of a deal: SHA-256 of its cards' text, first 8 bytes big-endian."""
+    text = " ".join(str(card) for card in cards)
+    return int.from_bytes(hashlib.sha256(text.encode("ascii")).digest()[:8], "big")
+
+
+def shuffle_seed_k(shuffle_seed: int, k: int) -> int:
+    """The SplitMix64 seed of the ``k``-th in-game shuffle (k = 1, 2, ...)."""
+    return (shuffle_seed + k * GOLDEN_GAMMA) & MASK64
+
+
+def shuffled(items: Sequence[T], shuffle_seed: int, k: int) -> list[T]:
+    """A new list: ``items`` after the ``k``-th in-game shuffle of a game seeded ``shuffle_seed``."""
+    result = list(items)
+    SplitMix64(shuffle_seed_k(shuffle_seed, k)).shuffle(result)
+    return result

@@ -24,7 +24,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from .cards import Card, parse_card
 from .errors import InvalidNotation
 from .piles import EMPTY, Pile
-from .rng import SplitMix64, mix_seed
+from .rng import shuffled
 
 OptionValue = bool | int | str
 _WORD = re.compile(r"^[a-z][a-z0-9_]*$")
@@ -138,15 +138,18 @@ class State:
     def set_pile(self, name: str, pile: Pile) -> None:
         self.piles[name] = pile
 
-    def shuffle_rng(self) -> SplitMix64:
-        """A generator for an in-game shuffle, from counters ``seed`` and ``shuffles``.
+    def shuffled(self, cards: Iterable[Card]) -> list[Card]:
+        """``cards`` after the game's next in-game shuffle (RULINGS-000 G6).
 
-        Each call advances ``shuffles``, so a replay of the same moves draws the
-        same cards.
+        Reads counter ``shuffle_seed`` and advances counter ``shuffles`` (the
+        shuffles done so far) to k, then shuffles with
+        :func:`solitaire.rng.shuffled`: a function of the state alone, so a replay
+        or a resync to a recorded state shuffles the same. The counters are set at
+        the deal by :meth:`solitaire.variation.Variation.start_shuffles`.
         """
-        counter = self.counters.get("shuffles", 0)
-        self.counters["shuffles"] = counter + 1
-        return SplitMix64(mix_seed(self.counters.get("seed", 0), counter))
+        k = self.counters["shuffles"] + 1
+        self.counters["shuffles"] = k
+        return shuffled(list(cards), self.counters["shuffle_seed"], k)
 
 
 # -- notation ---------------------------------------------------------------

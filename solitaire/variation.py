@@ -46,6 +46,7 @@ from .cards import Card, Deck
 from .errors import InvalidNotation
 from .moves import Move
 from .piles import Layout
+from .rng import MASK64, deal_shuffle_seed
 from .state import OptionValue, State, parse_option_value
 
 RULE_METHODS: tuple[str, ...] = (
@@ -69,6 +70,8 @@ class Option:
     default: OptionValue
     doc: str
     choices: tuple[OptionValue, ...] = field(default=())
+    #: for an integer option without choices: the lowest and highest value allowed
+    bounds: tuple[int, int] | None = None
 
     def allowed(self) -> tuple[OptionValue, ...]:
         if self.choices:
@@ -83,10 +86,28 @@ class Option:
         if isinstance(self.default, bool) and isinstance(value, str):
             value = {"on": True, "yes": True, "1": True, "off": False, "no": False}.get(value, value)
         allowed = self.allowed()
-        if allowed and value not in allowed or type(value) is not type(self.default):
+        out_of_bounds = (
+            self.bounds is not None
+            and isinstance(value, int)
+            and not self.bounds[0] <= value <= self.bounds[1]
+        )
+        if allowed and value not in allowed or type(value) is not type(self.default) or out_of_bounds:
             shown = ", ".join(str(a).lower() for a in allowed) or type(self.default).__name__
+            if self.bounds is not None:
+                shown = f"a whole number from {self.bounds[0]} to {self.bounds[1]}"
             raise InvalidNotation(f"option {self.name} cannot be {text!r} (allowed: {shown})")
         return value
+
+
+#: RULINGS-000 G6: the option every game with in-game shuffles declares. 0 (the
+#: default) derives the seed from the deal (:func:`solitaire.rng.deal_shuffle_seed`);
+#: any other value is the shuffle seed itself, so a trace can fix it.
+SHUFFLE_SEED_OPTION = Option(
+    "shuffle_seed",
+    0,
+    "seed of the in-game shuffles; 0 = derived from the deal (SHA-256 of its cards)",
+    bounds=(0, MASK64),
+)
 
 
 class Variation:
@@ -128,6 +149,18 @@ class Variation:
             name: option.coerce(given[name]) if name in given else option.default
             for name, option in known.items()
         }
+
+    def start_shuffles(self, state: State, cards: Sequence[Card]) -> None:
+        """Set the in-game shuffle counters at the deal (RULINGS-000 G6); call from ``deal``.
+
+        Counter ``shuffle_seed``: option ``shuffle_seed`` when it is not 0, else
+        derived from ``cards`` (the deal, first card dealt first). Counter
+        ``shuffles``: the shuffles done, 0. Then :meth:`State.shuffled` does each one.
+        """
+        given = state.options.get("shuffle_seed", 0)
+        seed = given if isinstance(given, int) and given else deal_shuffle_seed(cards)
+        state.counters["shuffle_seed"] = seed
+        state.counters["shuffles"] = 0
 
     # -- solver hint (not a rule; never graded) -----------------------------
     def safe_move(self, state: State) -> Move | None:
