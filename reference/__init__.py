@@ -33,4 +33,5 @@ VARIATIONS = (
     "eternal_wanderer",
     "demon",
     "trefoil",
+    "rainbow",
 )
