@@ -34,4 +34,5 @@ VARIATIONS = (
     "demon",
     "trefoil",
     "rainbow",
+    "four_roads",
 )
