@@ -1,4 +1,4 @@
-"""Rainbow of seed 000 (2 packs; not PySol's Rainbow): eight suit-free foundations on dealt bases, one reshuffle.
+"""Rainbow of seed 000 (2 packs; not PySol's): eight suit-free foundations on dealt bases, one reshuffle.
 
 Layout, in order: the stock ``s`` (68 cards, face down but its top card, the
 drawn card), eight foundations ``f1``..``f8`` (one base card each after the
