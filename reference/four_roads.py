@@ -82,13 +82,13 @@ class FourRoads(Variation):
     ) -> bool:
         """FR1: the aces' column is filled at the deal; nothing moves there."""
         ### BEGIN SOLUTION
-        return False
+        return False  # FR1: the aces' column is full from the deal
         ### END SOLUTION
 
     def tableau_accepts(self, state: State, pile: str, cards: tuple[Card, ...], source: str) -> bool:
         """FR3: a cell holds one card: a card never goes onto another."""
         ### BEGIN SOLUTION
-        return False
+        return False  # FR3: a cell holds one card
         ### END SOLUTION
 
     def space_accepts(self, state: State, pile: str, cards: tuple[Card, ...], source: str) -> bool:
