@@ -35,4 +35,5 @@ VARIATIONS = (
     "trefoil",
     "rainbow",
     "four_roads",
+    "triad",
 )
