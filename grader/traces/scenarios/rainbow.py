@@ -10,7 +10,7 @@ from seeded playouts, with the derived seed and a fixed ``shuffle_seed``, with
 every auxiliary stack empty, and a second redeal tried (RB5, G5, G6);
 positions mined from seeded playouts: an auxiliary top or the drawn card onto
 the open stack, the drawn card onto an empty auxiliary stack, an ace on top of
-the open stack (no wrap, G9), with illegal tries (stack to stack, open stack
+the open stack (no wrap, G9), a foundation emptied (G13), with illegal tries (stack to stack, open stack
 to a stack, foundation back).
 """
 
@@ -116,6 +116,18 @@ def build(kit: Kit) -> None:
              rulings=rulings("RB6", "RB5"), attempts=16, max_nodes=6000,
              description="RB6: the stock is exhausted and the redeal used up, cards left on the stacks: "
              "not won until they are on the foundations")
+    emptied = won_state(kit, Rng("rainbow-empty-foundation"))
+    rng = Rng("rainbow-empty-foundation-scatter")
+    while emptied.piles["f8"].cards:
+        card = emptied.piles["f8"].top
+        assert card is not None
+        emptied.take("f8")
+        scatter(emptied, card, rng)
+    turn_up_stock(emptied)
+    base = next(p for p in ("r", "t1", "t2", "t3", "s") if emptied.piles[p].cards)
+    scripted(kit, "empty-foundation", emptied, [f"{base}>f8"], rulings=rulings("G13", "RB2", "G11"), then=24,
+             description="G13, RB2: a foundation emptied (never met in play: every one starts with a "
+             "base card) takes nothing, not even a card one rank above anything")
     near_won(kit, "public-near-won", won_state(kit, Rng("public")), scatter, 6, finish=turn_up_stock,
              rulings=ids, public=True)
 
@@ -168,15 +180,15 @@ def build(kit: Kit) -> None:
             "RB4: an empty auxiliary stack takes the drawn card and nothing from another stack"),
         "open-top-to-foundation": (
             lambda s: first("r", "f")(s) is not None,
-            lambda s: [first("r", "f")(s), "f1>t1", "f2>r"], rulings("RB3", "RB2"),
+            lambda s: [first("r", "f")(s), "f1>t1", "f2>r"], rulings("RB3", "RB2", "G7"),
             "RB3: the open stack's top card goes to a foundation; foundation cards never come back"),
         "ace-on-open": (
             lambda s: s.piles["r"].top is not None and s.piles["r"].top.rank == ACE,
-            lambda s: ["s>r", "t1>r", "t2>r", "t3>r"], rulings("G9", "RB3"),
+            lambda s: ["s>r", "t1>r", "t2>r", "t3>r"], rulings("G9", "RB3", "G7"),
             "G9: an ace on top of the open stack takes nothing (no wrap)"),
         "drawn-fits-foundation": (
             lambda s: first("s", "f")(s) is not None and len(s.piles["s"]) < 60,
-            lambda s: ["s>t3"], rulings("G4", "RB4"),
+            lambda s: ["s>t3"], rulings("G4", "RB4", "G11"),
             "G4: the drawn card fits a foundation; it may go onto an auxiliary stack all the same"),
         "king-to-ace": (
             lambda s: any((top := s.piles[f].top) is not None and top.rank == KING for f in FOUNDATIONS)
