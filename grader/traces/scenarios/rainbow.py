@@ -130,6 +130,10 @@ def build(kit: Kit) -> None:
              "base card) takes nothing, not even a card one rank above anything")
     near_won(kit, "public-near-won", won_state(kit, Rng("public")), scatter, 6, finish=turn_up_stock,
              rulings=ids, public=True)
+    near_won(kit, "public-redeal", won_state(kit, Rng("public-redeal")), buried, 8,
+             rulings=rulings("RB5", "G6"), public=True, attempts=16, max_nodes=6000,
+             description="RB5: the stock is empty and t1 blocks: the redeal shuffles the auxiliary stacks "
+             "into a new stock; the trace plays a winning line")
 
     # RB5, G5, G6: the redeal from seeded playouts
     redeal = mine(kit, lambda s: not s.piles["s"].cards and sum(len(s.piles[t]) for t in STACKS) > 6,
