@@ -124,7 +124,8 @@ class FourRoads(Variation):
             head, run = state.top(f"f{r}"), 0
             for cell in self.row(r):
                 card = state.top(cell)
-                if head is None or card != Card(next_rank(head.rank) or 0, head.suit):
+                if (head is None or card is None
+                        or card.suit != head.suit or card.rank != next_rank(head.rank)):
                     break
                 head, run = card, run + 1
             runs.append(run)
@@ -145,10 +146,8 @@ class FourRoads(Variation):
         ### BEGIN SOLUTION
         for r in range(1, ROWS + 1):
             head = state.top(f"f{r}")
-            if head is None or head.rank != ACE:
-                return False
             row = [state.top(cell) for cell in self.row(r)[:COLUMNS - 1]]
-            if row != [Card(rank, head.suit) for rank in range(SIX, KING + 1)]:
+            if head is None or row != [Card(rank, head.suit) for rank in range(SIX, KING + 1)]:
                 return False
         return True
         ### END SOLUTION

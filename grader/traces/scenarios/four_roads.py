@@ -58,7 +58,8 @@ def won_state(kit: Kit, rng: Rng, redeals: int = 2, options: dict | None = None)
 
 def unplay(state: State, rng: Rng, count: int) -> list[str]:
     """Take back ``count`` random moves from ``state`` (in place): a card that follows the card on its
-    left goes back to a random gap (fewer when none is left). Returns the forward line, which replays to ``state`` as it was."""
+    left goes back to a random gap (fewer when none is left). Returns the forward line, which replays
+    to ``state`` as it was."""
     line: list[str] = []
     for _ in range(count):
         movable = [i for i in range(1, len(CELLS) + 1) if (card := state.piles[f"t{i}"].top) is not None
@@ -105,8 +106,10 @@ def build(kit: Kit) -> None:
     for r, cards in enumerate(rows):
         for c, card in enumerate(cards):
             wrong.put(f"t{r * COLUMNS + c + 1}", [card])
-    scripted(kit, "wrong-suit-rows", wrong, ["redeal"], rulings=rulings("FR5", "FR4", "FR2"), then=20,
-             description="FR5, FR2: every row ordered 6..K, but in another row's suit: not won; a redeal "
+    wrong.put("t9", wrong.take("t8"))
+    scripted(kit, "wrong-suit-rows", wrong, ["t9>t8", "redeal"], rulings=rulings("FR5", "FR4", "FR2"),
+             then=20, description="FR5, FR2: every row ordered 6..K (once row 1's king moves back), but in "
+             "another row's suit: not won; a redeal "
              "keeps no run (a run is of the row's own suit) and gathers all 32 cards")
 
     # FR4, G6: redeals keeping runs of several lengths
