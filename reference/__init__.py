@@ -45,4 +45,9 @@ VARIATIONS = (
     "octagon",
     "color_star",
     "stubborn",
+    "demon",
+    "trefoil",
+    "rainbow",
+    "four_roads",
+    "triad",
 )
