@@ -45,8 +45,6 @@ VARIATIONS = (
     "octagon",
     "color_star",
     "stubborn",
-    "demon",
-    "trefoil",
     "rainbow",
     "four_roads",
     "triad",
