@@ -40,6 +40,9 @@ PUBLIC_ROOT = project.ROOT / "starter" / "traces"
 #: how many generic deal traces per option combination (hidden, public)
 HIDDEN_DEALS = 6
 PUBLIC_DEALS = 1
+#: public deals for the first option sets only (defaults first): a game with many option values
+#: (Clock of seed 000: 10 sets) would otherwise publish a deal per set
+PUBLIC_OPTION_SETS = 2
 HIDDEN_PLAYOUT = 60
 PUBLIC_PLAYOUT = 12
 LONG_PLAYOUT = 260
@@ -141,9 +144,10 @@ def generic_traces(kit: Kit, deal_rulings: Iterable[str] = ()) -> None:
     variation = kit.variation
     sets = option_sets(variation)
     hidden_deals = max(3, HIDDEN_DEALS // len(sets))
-    for options in sets:
+    for number, options in enumerate(sets):
         tag = option_tag(options, variation)
-        for index in range(hidden_deals + PUBLIC_DEALS):
+        public_deals = PUBLIC_DEALS if number < PUBLIC_OPTION_SETS else 0
+        for index in range(hidden_deals + public_deals):
             public = index >= hidden_deals
             seed = (1000 if public else 0) + index + 1
             name = f"{'public-' if public else ''}deal-{tag}-{seed}"
