@@ -13,7 +13,7 @@ from itertools import combinations
 from .cards import Card
 from .errors import IllegalMove, InvalidNotation
 from .moves import MOVE, REMOVE, Move
-from .piles import DISCARD, FOUNDATION_KINDS, STOCK, WASTE
+from .piles import DISCARD, FOUNDATION_KINDS
 from .rng import SplitMix64
 from .state import OptionValue, State
 from .variation import Variation
@@ -93,59 +93,116 @@ def _accepts(
     return variation.tableau_accepts(state, target, cards, source)
 
 
+#: ``Move(kind, args, count)`` without the keyword handling of NamedTuple's constructor
+_new_move = tuple.__new__
+
+
 def card_moves(variation: Variation, state: State) -> list[Move]:
     """Every legal card move (``src[:n]>dst``), in layout order."""
-    moves = []
-    targets = variation.layout.targets
-    for source, pile in state.piles.items():
-        for count in range(1, len(pile.cards) - pile.down + 1):
-            if not variation.can_pick_up(state, source, count):
+    return _card_moves(variation, state, None)
+
+
+def _card_moves(variation: Variation, state: State, picked: dict[str, bool] | None) -> list[Move]:
+    """:func:`card_moves`; when ``picked`` is a dict, it receives ``can_pick_up(pile, 1)`` of
+    every pile asked, so that the removals that follow do not ask it again.
+
+    The hot loop of generation, written for speed: the rule methods are looked up
+    once, the targets of each source come precomputed, and the dispatch of
+    :func:`_accepts` is inlined (same questions, same order, same answers).
+    """
+    moves: list[Move] = []
+    targets_of = variation.layout.targets_from.get
+    can_pick_up = variation.can_pick_up
+    foundation_accepts = variation.foundation_accepts
+    tableau_accepts = variation.tableau_accepts
+    space_accepts = variation.space_accepts
+    piles = state.piles
+    every_target = variation.layout.targets
+    for source, pile in piles.items():
+        cards_of_source = pile.cards
+        size = len(cards_of_source)
+        if size <= pile.down:
+            continue
+        targets = targets_of(source)
+        if targets is None:  # a pile the layout does not know: every target but itself
+            targets = tuple(t for t in every_target if t[0] != source)
+        for count in range(1, size - pile.down + 1):
+            allowed = can_pick_up(state, source, count)
+            if count == 1 and picked is not None:
+                picked[source] = bool(allowed)
+            if not allowed:
                 continue
-            cards = pile.cards[len(pile.cards) - count:]
+            cards = cards_of_source[size - count:]
             for target, is_foundation, capacity in targets:
-                if target != source and _accepts(
-                    variation, state, source, target, is_foundation, capacity, cards
-                ):
-                    moves.append(Move(MOVE, (source, target), count))
+                on_target = piles[target].cards
+                if capacity is not None and len(on_target) + count > capacity:
+                    continue
+                if is_foundation:
+                    ok = foundation_accepts(state, target, cards, source)
+                elif on_target:
+                    ok = tableau_accepts(state, target, cards, source)
+                else:
+                    ok = space_accepts(state, target, cards, source)
+                if ok:
+                    moves.append(_new_move(Move, (MOVE, (source, target), count)))
     return moves
 
 
 # -- removals (see "Removals" in solitaire.variation) ---------------------------
 def removal_order(variation: Variation) -> tuple[str, ...]:
     """The order piles are named in a removal: the stock, the waste, then the layout's order."""
-    rank = {STOCK: 0, WASTE: 1}
-    names = variation.layout.names
-    return tuple(sorted(names, key=lambda name: (rank.get(variation.kind(name), 2), names.index(name))))
+    return variation.layout.removal_order
 
 
 def discard_pile(variation: Variation) -> str:
     """The pile removals go to: the layout's (first) discard pile."""
-    piles = variation.piles(DISCARD)
+    piles = variation.layout.of_kind(DISCARD)
     if not piles:
         raise ValueError(f"{variation.name} declares removals but has no discard pile")
     return piles[0]
 
 
-def _removable(variation: Variation, state: State) -> list[str]:
-    """The piles, in removal order, whose top card is face up and may be picked up."""
-    return [name for name in removal_order(variation)
-            if state.piles[name].top_is_face_up and _pick_up_ok(variation, state, name, 1)]
+def _removable(variation: Variation, state: State, picked: dict[str, bool] | None = None) -> list[str]:
+    """The piles, in removal order, whose top card is face up and may be picked up.
+    ``picked``: answers of ``can_pick_up(pile, 1)`` already asked in this generation."""
+    available = []
+    for name in removal_order(variation):
+        pile = state.piles[name]
+        if not pile.top_is_face_up:
+            continue
+        if picked is not None and name in picked:
+            allowed = picked[name]
+        else:
+            allowed = _pick_up_ok(variation, state, name, 1)
+        if allowed:
+            available.append(name)
+    return available
 
 
 def removal_moves(variation: Variation, state: State) -> list[Move]:
     """Every legal removal (``a+b``), piles in removal order; none unless the game removes."""
+    return _removal_moves(variation, state, None)
+
+
+def _removal_moves(variation: Variation, state: State, picked: dict[str, bool] | None) -> list[Move]:
+    """:func:`removal_moves`, the dispatch of :func:`_accepts` inlined (a removal always asks
+    ``foundation_accepts`` of the discard pile, within its capacity)."""
     if variation.removes < 2:
         return []
     discard = discard_pile(variation)
     capacity = variation.layout.by_name[discard].capacity
+    room = None if capacity is None else capacity - len(state.piles[discard].cards)
+    accepts = variation.foundation_accepts
     moves = []
-    available = _removable(variation, state)
+    available = _removable(variation, state, picked)
+    top = {name: state.piles[name].cards[-1] for name in available}
     for size in range(2, variation.removes + 1):
+        if room is not None and size > room:
+            continue
         for piles in combinations(available, size):
-            move = Move(REMOVE, piles)
-            cards = tuple(state.piles[name].cards[-1] for name in piles)
-            if _accepts(variation, state, str(move), discard, True, capacity, cards):
-                moves.append(move)
+            cards = tuple([top[name] for name in piles])
+            if accepts(state, discard, cards, "+".join(piles)):
+                moves.append(_new_move(Move, (REMOVE, piles, 1)))
     return moves
 
 
@@ -181,7 +238,11 @@ def _check_removal(variation: Variation, state: State, move: Move) -> str | None
 def legal_moves(variation: Variation, state: State) -> list[Move]:
     """Every legal move: card moves, removals, then the variation's actions."""
     actions = list(variation.special_moves(state))
-    return card_moves(variation, state) + removal_moves(variation, state) + actions
+    if variation.removes < 2:
+        return _card_moves(variation, state, None) + actions
+    # can_pick_up(pile, 1) is asked once per generation, not again for the removals
+    picked: dict[str, bool] = {}
+    return _card_moves(variation, state, picked) + _removal_moves(variation, state, picked) + actions
 
 
 def is_action(variation: Variation, move: Move) -> bool:

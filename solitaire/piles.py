@@ -143,21 +143,33 @@ class Layout:
         self.targets: tuple[tuple[str, bool, int | None], ...] = tuple(
             (spec.name, spec.kind in FOUNDATION_KINDS, spec.capacity) for spec in self.piles if spec.is_target
         )
+        #: per pile, the targets a card move from it may reach: ``targets`` without itself
+        self.targets_from: dict[str, tuple[tuple[str, bool, int | None], ...]] = {
+            spec.name: tuple(t for t in self.targets if t[0] != spec.name) for spec in self.piles
+        }
         self._names_by_kind: dict[str, tuple[str, ...]] = {}
         for spec in self.piles:
             self._names_by_kind.setdefault(spec.kind, ())
             self._names_by_kind[spec.kind] += (spec.name,)
+        #: pile name -> kind (what ``kind`` answers, one dictionary lookup)
+        self.kinds: dict[str, str] = {spec.name: spec.kind for spec in self.piles}
+        self._names = tuple(spec.name for spec in self.piles)
+        #: the order piles are named in a removal (``s+t3``): the stock, the waste, then layout order
+        first = {STOCK: 0, WASTE: 1}
+        self.removal_order: tuple[str, ...] = tuple(
+            sorted(self._names, key=lambda name: (first.get(self.kinds[name], 2), self._names.index(name)))
+        )
 
     @property
     def names(self) -> tuple[str, ...]:
-        return tuple(spec.name for spec in self.piles)
+        return self._names
 
     def of_kind(self, kind: str) -> tuple[str, ...]:
         """The names of the piles of ``kind``, in order."""
         return self._names_by_kind.get(kind, ())
 
     def kind(self, name: str) -> str:
-        return self.by_name[name].kind
+        return self.kinds[name]
 
     def __contains__(self, name: object) -> bool:
         return name in self.by_name

@@ -99,7 +99,8 @@ class State:
 
     def top(self, name: str) -> Card | None:
         """The top card of pile ``name`` (face up or not), or None when it is empty."""
-        return self.piles[name].top
+        cards = self.piles[name].cards
+        return cards[-1] if cards else None
 
     def is_empty(self, name: str) -> bool:
         return not self.piles[name].cards

@@ -128,11 +128,11 @@ class Variation:
     # -- helpers for rule methods (not rules themselves) --------------------
     def piles(self, kind: str) -> tuple[str, ...]:
         """The names of this variation's piles of ``kind``, in layout order."""
-        return self.layout.of_kind(kind)
+        return self.layout._names_by_kind.get(kind, ())  # of_kind without a call: rule methods ask often
 
     def kind(self, pile: str) -> str:
         """The kind of pile ``pile`` (``"tableau"``, ``"foundation"``, ``"stock"`` ...)."""
-        return self.layout.kind(pile)
+        return self.layout.kinds[pile]
 
     def new_state(self, options: dict[str, OptionValue] | None = None) -> State:
         """An empty state with every pile of the layout, phase ``play``, no counters."""
