@@ -85,8 +85,9 @@ class Metternich(Variation):
         are never filled), so counting it in changes nothing."""
         ### BEGIN SOLUTION
         columns = self.piles(TABLEAU)
+        piles = state.piles  # read directly: asked for most rule calls of a move generation
         for index, column in enumerate(columns):
-            if state.is_empty(column):
+            if not piles[column].cards:
                 return columns[index:]
         return ()
         ### END SOLUTION
@@ -102,9 +103,12 @@ class Metternich(Variation):
         """
         ### BEGIN SOLUTION
         kind = self.kind(pile)
-        if kind in (STOCK, WASTE) or pile in self._disabled_columns(state):
+        if kind in (STOCK, WASTE):
             return count == 1
         if kind != TABLEAU:
+            return False
+        # one card may always move; only a run needs the (costlier) disabled check
+        if count != 1 and pile in self._disabled_columns(state):
             return False
         cards = state[pile].cards[-count:]
         return all(
@@ -140,15 +144,12 @@ class Metternich(Variation):
         another column.
         """
         ### BEGIN SOLUTION
-        disabled = self._disabled_columns(state)
         head, *_ = cards
         *_, top = state[pile].cards
-        return (
-            pile not in disabled
-            and source not in disabled
-            and top.suit == head.suit
-            and top.rank == head.rank + 1
-        )
+        if top.suit != head.suit or top.rank != head.rank + 1:
+            return False
+        disabled = self._disabled_columns(state)  # only asked when the cards would fit
+        return pile not in disabled and source not in disabled
         ### END SOLUTION
 
     def space_accepts(self, state: State, pile: str, cards: tuple[Card, ...], source: str) -> bool:

@@ -68,9 +68,9 @@ class MonteCarlo(Variation):
         discard pile (it is no target), and only grid cards are available (MC2).
         """
         ### BEGIN SOLUTION
-        grid = {pile: divmod(index, SIDE) for index, pile in enumerate(self.piles(TABLEAU))}
+        positions = self.piles(TABLEAU)  # t1..t25 in reading order: row, column = divmod(index, SIDE)
         first, second = cards
-        (row_a, col_a), (row_b, col_b) = (grid[name] for name in source.split("+"))
+        (row_a, col_a), (row_b, col_b) = (divmod(positions.index(name), SIDE) for name in source.split("+"))
         return first.rank == second.rank and abs(row_a - row_b) <= 1 and abs(col_a - col_b) <= 1
         ### END SOLUTION
 
