@@ -249,12 +249,14 @@ def is_action(variation: Variation, move: Move) -> bool:
     """Whether ``move`` is the variation's business (an action, or a card-shaped
     move onto a pile that is not a target, such as ``s>w``) rather than a card move
     or a removal, which the engine decides from the rule methods."""
-    if move.kind == REMOVE:
+    kind = move.kind
+    if kind == REMOVE:
         return False
-    if move.kind != MOVE:
+    if kind != MOVE:
         return True
-    spec = variation.layout.by_name.get(move.target)
-    return spec is not None and move.source in variation.layout and not spec.is_target
+    target = move.args[1]
+    layout = variation.layout
+    return target in layout.non_targets and move.args[0] in layout.by_name
 
 
 def check_move(variation: Variation, state: State, move: Move) -> str | None:
@@ -306,8 +308,13 @@ def move_cards(variation: Variation, state: State, move: Move) -> None:
         discard = discard_pile(variation)
         for name in move.args:
             state.put(discard, state.take(name))
-    else:
-        state.put(move.target, state.take(move.source, move.count))
+    else:  # state.take, then state.put, without the calls (applied for every move a search tries)
+        piles = state.piles
+        source, target = move.args[0], move.args[1]
+        pile = piles[source]
+        count = move.count
+        piles[source] = pile.without_top(count)
+        piles[target] = piles[target].added(pile.cards[len(pile.cards) - count:])
 
 
 def apply(variation: Variation, state: State, move: Move) -> State:

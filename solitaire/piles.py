@@ -143,6 +143,8 @@ class Layout:
         self.targets: tuple[tuple[str, bool, int | None], ...] = tuple(
             (spec.name, spec.kind in FOUNDATION_KINDS, spec.capacity) for spec in self.piles if spec.is_target
         )
+        #: the piles card moves may not go onto (a card-shaped move onto one, ``s>w``, is an action)
+        self.non_targets: frozenset[str] = frozenset(spec.name for spec in self.piles if not spec.is_target)
         #: per pile, the targets a card move from it may reach: ``targets`` without itself
         self.targets_from: dict[str, tuple[tuple[str, bool, int | None], ...]] = {
             spec.name: tuple(t for t in self.targets if t[0] != spec.name) for spec in self.piles
