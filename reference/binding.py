@@ -107,17 +107,16 @@ class Binding(Variation):
         stacks take cards only by ``deal`` (no stack-to-stack move).
         """
         ### BEGIN SOLUTION
-        top = state.top(pile)
-        if pile != "r1" or top is None or self.kind(source) != TABLEAU or state.counters["picks"]:
+        if pile != "r1" or self.kind(source) != TABLEAU or state.counters["picks"]:
             return False
-        return cards[0].rank == top.rank - 1
+        return cards[0].rank == state[pile].cards[-1].rank - 1
         ### END SOLUTION
 
     def space_accepts(self, state: State, pile: str, cards: tuple[Card, ...], source: str) -> bool:
         """BD6, G13: an empty auxiliary stack is filled only by ``deal``; an empty
         ``r1`` or ``r2`` takes nothing."""
         ### BEGIN SOLUTION
-        return False
+        return False  # whatever the pile and the cards
         ### END SOLUTION
 
     def special_moves(self, state: State) -> list[Move]:
@@ -161,7 +160,7 @@ class Binding(Variation):
         ### BEGIN SOLUTION
         if move.is_card_move and state.counters["picks"]:
             state.counters["picks"] -= 1
-        state.turn_up("r2")
+        state.turn_up("r2")  # the closed stack's new top card
         ### END SOLUTION
 
     def is_won(self, state: State) -> bool:

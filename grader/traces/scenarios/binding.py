@@ -205,6 +205,25 @@ def mined_positions(kit: Kit) -> None:
         scripted(kit, name, state, [m for m in moves(state) if m is not None], rulings=ids,
                  description=description, then=16)
     empty_redeal(kit)
+    later_pass(kit)
+
+
+def later_pass(kit: Kit) -> None:
+    """BD7: no selection after the first pass, even when the stock has 68 or 63 cards, the sizes
+    at which the first pass owes picks."""
+    cards = engine.shuffled_deck(kit.variation, 11)
+    bases, rest = cards[:8], cards[8:]
+    for redeals in (1, 0):
+        lines = [f"phase play picks=0 redeals={redeals}"]
+        lines += [f"{f}: {card}" for f, card in zip(FOUNDATIONS, bases, strict=True)]
+        lines += ["s: " + " ".join(str(c).lower() for c in rest[:68]),
+                  "r1: " + " ".join(map(str, rest[68:88])),
+                  "r2: " + " ".join(str(c).lower() for c in rest[88:95]) + " " + str(rest[95])]
+        state = kit.position("\n".join(lines))
+        scripted(kit, f"no-selection-pass-{3 - redeals}", state, ["deal", "deal", "t1>f1", "deal"],
+                 rulings=rulings("BD7", "BD3", "BD2"), then=40,
+                 description=f"BD7: pass {3 - redeals}, a stock of 68 cards: the deals owe no pick; "
+                 "empty auxiliary stacks are filled by deal only")
 
 
 def empty_redeal(kit: Kit) -> None:
