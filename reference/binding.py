@@ -107,9 +107,10 @@ class Binding(Variation):
         stacks take cards only by ``deal`` (no stack-to-stack move).
         """
         ### BEGIN SOLUTION
+        card, *_ = cards
         if pile != "r1" or self.kind(source) != TABLEAU or state.counters["picks"]:
             return False
-        return cards[0].rank == state[pile].cards[-1].rank - 1
+        return card.rank == state[pile].cards[-1].rank - 1
         ### END SOLUTION
 
     def space_accepts(self, state: State, pile: str, cards: tuple[Card, ...], source: str) -> bool:

@@ -95,7 +95,7 @@ def build(kit: Kit) -> None:
                  description=f"bases {bases}, {redeals} redeals left: {pulls} cards off the foundations onto "
                  "the stacks and the stock; the trace plays a winning line found by search")
     near_won(kit, "stock-only", won_state(kit, Rng("binding-stock"), [2, 4, 6, 8, 10, 12, 1, 13], 2),
-             scatter_to("s"), 12, finish=close, rulings=rulings("BD2", "BD7", "BD8", "G3"), attempts=16,
+             scatter_to("s"), 12, finish=close, rulings=rulings("BD2", "BD7", "BD8", "G3", "G4"), attempts=16,
              max_nodes=6000, description="BD2, BD7: the last cards lie in the stock only: deal them, "
              "redeal the auxiliary stacks as they were dealt, and win")
     near_won(kit, "stacks-emptied", won_state(kit, Rng("binding-stacks"), [9, 9, 1, 1, 5, 5, 13, 13], 0),
@@ -186,7 +186,7 @@ def mined_positions(kit: Kit) -> None:
             "BD4: a foundation of 13 cards takes nothing more, not even the card that would wrap on"),
         "short-last-deal": (
             lambda s: len(s.piles["s"]) == 3 and s.counters["picks"] == 0,
-            lambda s: ["deal", "deal", "redeal"], rulings("BD2", "BD7"),
+            lambda s: ["deal", "deal", "redeal"], rulings("BD2", "BD7", "G4"),
             "BD2: the last deal of the first pass has three cards, t1 first; then the stock is empty"),
         "redeal": (
             lambda s: not s.piles["s"] and s.counters["redeals"] == 2 and s.counters["picks"] == 0,
