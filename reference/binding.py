@@ -22,7 +22,6 @@ from collections.abc import Sequence
 from solitaire.cards import KING, TWO_PACKS, Card
 from solitaire.moves import Move, action
 from solitaire.piles import FOUNDATION, RESERVE, STOCK, TABLEAU, Layout, numbered, single
-from solitaire.solver import safe_foundation_move
 from solitaire.state import State
 from solitaire.variation import Variation
 
@@ -170,8 +169,3 @@ class Binding(Variation):
         ### BEGIN SOLUTION
         return sum(len(state[f]) for f in self.piles(FOUNDATION)) == self.deck.size
         ### END SOLUTION
-
-    def safe_move(self, state: State) -> Move | None:
-        """Solver hint, not a rule (never graded): a foundation move the solver may make
-        without trying alternatives (:func:`solitaire.solver.safe_foundation_move`)."""
-        return safe_foundation_move(self, state)

@@ -25,7 +25,6 @@ from collections.abc import Sequence
 from solitaire.cards import KING, TWO_PACKS, Card
 from solitaire.moves import Move, action
 from solitaire.piles import FOUNDATION, RESERVE, STOCK, TABLEAU, Layout, numbered, single
-from solitaire.solver import safe_foundation_move
 from solitaire.state import State
 from solitaire.variation import Variation
 
@@ -131,8 +130,3 @@ class Binding(Variation):
         """BD8: won when all 104 cards are on the foundations."""
         # YOUR CODE HERE
         raise NotImplementedError()
-
-    def safe_move(self, state: State) -> Move | None:
-        """Solver hint, not a rule (never graded): a foundation move the solver may make
-        without trying alternatives (:func:`solitaire.solver.safe_foundation_move`)."""
-        return safe_foundation_move(self, state)
