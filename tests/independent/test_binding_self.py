@@ -161,3 +161,42 @@ def test_a_constructed_position_is_won_in_two_moves() -> None:
         assert move in moves(state), (move, moves(state))
         state = play(state, move)
     assert engine.is_won(BINDING, state)
+
+
+def test_a_pick_may_take_a_card_the_selection_exposed() -> None:
+    """The gap of the module docstring: the state cannot tell a just-dealt card from one a pick
+    exposed under it, so any auxiliary top may be picked while picks are owed."""
+    state = engine.new_game(BINDING, 11)
+    for move in ("t1>f2", "t2>f3", "t3>f4", "deal"):  # t4 and t5 keep their deal-1 cards
+        state = play(state, move)
+    assert len(state["t4"]) == 2 and state.counters["picks"] == 3
+    older = state["t4"].cards[0]
+    state = play(state, "t4>f5")
+    assert state.top("t4") == older
+    assert "t4>f6" in moves(state)
+
+
+def test_the_first_pass_is_fifteen_deals_the_last_of_three_cards() -> None:
+    state = engine.new_game(BINDING, 4)
+    deals = 1
+    while state["s"].cards:
+        if state.counters["picks"]:
+            state = pick(state, state.counters["picks"])
+            continue
+        before = [len(state[f"t{i}"]) for i in range(1, 6)]
+        state = play(state, "deal")
+        deals += 1
+        grew = [len(state[f"t{i}"]) - before[i - 1] for i in range(1, 6)]
+    assert deals == 15 and grew == [1, 1, 1, 0, 0]
+    assert moves(state)[-1] == "redeal" and "deal" not in moves(state)
+
+
+def test_a_foundation_wraps_and_stops_at_thirteen_cards() -> None:
+    full = "5C 6C 7C 8C 9C TC JC QC KC AC 2C 3C 4C"
+    text = (
+        f"binding\nphase play picks=0 redeals=0\ns:\nf1: {full}\nf2: JH QH KH\nf3: 8D\nf4: 4S\n"
+        "f5: 2S\nf6: 2S\nf7: 3S\nf8: 6D\nt1: 5H\nt2: AH\nt3:\nt4:\nt5:\nr1:\nr2:\n"
+    )
+    state = parse_state(text)
+    # 5H goes on the fours (f4) and on f1's 4C only while f1 holds fewer than 13 cards
+    assert sorted(moves(state)) == ["t1>f4", "t2>f2"]
