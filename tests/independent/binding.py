@@ -7,13 +7,18 @@ closed stack ``r2`` (10 cards, face down but its top). Counters ``redeals`` = re
 (2: three passes) and ``picks`` = base cards still owed by the selection of the first pass.
 No options.
 
-Gaps decided here (the rulings leave them open):
+Readings where the rulings leave a detail to the implementation:
 
 * The state cannot tell a card just dealt from one a pick exposed under it, so while a
-  selection is pending any auxiliary top may be picked (BD3 "each still on top of its
-  auxiliary stack").
-* Which deal of the first pass is being made is read off the stock: it held 73 cards before
-  the 1st, so 68 before the 2nd and 63 before the 3rd (BD1, BD2).
+  selection is pending any auxiliary top may be picked (BD3 says "each still on top of its
+  auxiliary stack"; only the 2nd deal's selection can expose a card).
+* Which deal of the first pass is being made is read off the stock: it holds 73 cards before
+  the 1st deal, so 68 before the 2nd and 63 before the 3rd (BD1, BD2).
+* A pick lowers ``picks`` in ``after_move`` (a card move has no action step); ``deal`` sets
+  ``picks`` in ``apply_special``.
+* ``redeal``: the first card gathered (t1's bottom) is the next dealt, as G6 says of gathered
+  cards ("the result is dealt or stocked from its first card").
+* Neither ``deal`` nor ``redeal`` while picks are owed (BD3 "nothing else is legal").
 """
 
 from __future__ import annotations
