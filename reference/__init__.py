@@ -48,4 +48,5 @@ VARIATIONS = (
     "rainbow",
     "four_roads",
     "triad",
+    "binding",
 )

@@ -17,6 +17,7 @@ package index). Prints the two paths.
 
 from __future__ import annotations
 
+import argparse
 import shutil
 import subprocess
 import sys
@@ -88,7 +89,13 @@ def build(out: Path) -> tuple[Path, Path]:
 
 
 def main(argv: list[str]) -> int:
-    out = Path(argv[0]) if argv else ROOT / "dist"
+    parser = argparse.ArgumentParser(
+        prog="build_wheels.py",
+        description="Build the instructor's wheel (solitaire-lab: engine, grader, references, hidden traces) "
+                    "and the student's engine-only wheel (solitaire-engine) with pip; prints their paths.")
+    parser.add_argument("out_dir", nargs="?", type=Path, default=ROOT / "dist", metavar="OUT_DIR",
+                        help="where the wheels go (default: dist/)")
+    out = parser.parse_args(argv).out_dir
     for wheel in build(out.resolve()):
         print(wheel)
     return 0

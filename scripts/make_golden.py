@@ -24,6 +24,7 @@ review the diff: the tests exist to catch unintended changes.
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from pathlib import Path
@@ -169,7 +170,17 @@ def perft_data(variation: Variation) -> dict[str, Any]:
 
 
 def main(argv: list[str]) -> int:
-    names = argv or catalog.available()
+    parser = argparse.ArgumentParser(
+        prog="make_golden.py",
+        description="Regenerate the golden deals (tests/data/golden) and perft counts (tests/data/perft) "
+                    "of the named variations, or of every variation. Only after a deliberate change of "
+                    "rules or deal; review the diff.")
+    parser.add_argument("variations", nargs="*", metavar="VARIATION", help="variation names (default: all)")
+    names = parser.parse_args(argv).variations or catalog.available()
+    known = set(catalog.available())
+    unknown = [name for name in names if name not in known]
+    if unknown:
+        parser.error(f"unknown variation(s): {', '.join(unknown)} (known: {', '.join(sorted(known))})")
     GOLDEN_DIR.mkdir(parents=True, exist_ok=True)
     PERFT_DIR.mkdir(parents=True, exist_ok=True)
     for name in names:

@@ -304,29 +304,43 @@ def packing_table(variation: Variation, state: State) -> dict[Card, frozenset[Ca
 def packable_onto(variation: Variation, state: State, card: Card) -> frozenset[Card]:
     """The cards that the variation's ``tableau_accepts`` lets go onto ``card``.
 
-    Asked once per card (and per variation and options) on a probe: ``state``
-    with ``card`` put on top of the first tableau pile, each card of the deck
-    offered from every pile that is not a foundation. It assumes what holds in
-    the approved variations: whether a card may be packed onto another depends
-    on the two cards and the options; the rest of the state may only forbid it
-    for a while (a protected or disabled pile).
+    Asked once per card (and per variation and options) on probes: ``state``
+    with ``card`` put on top of the first pile of each kind that takes card
+    moves and is not a foundation (a tableau pile, a reserve built on, a cell),
+    each card of the deck offered from every other pile that is not a
+    foundation. It assumes what holds in the variations so far: piles of one
+    kind build alike, and whether a card may be packed onto another depends on
+    the two cards and the options; the rest of the state may only forbid it for
+    a while (a protected or disabled pile). A game with no such pile packs
+    nothing.
     """
     table = packing_table(variation, state)
     found = table.get(card)
     if found is None:
-        pile = variation.piles(TABLEAU)[0]
-        probe = state.copy()
-        probe.put(pile, [card])
-        sources = [
-            name for name in variation.layout.names if name != pile and variation.kind(name) != FOUNDATION
-        ]
-        found = frozenset(
-            other
-            for other in set(variation.deck.pack())
-            if any(variation.tableau_accepts(probe, pile, (other,), source) for source in sources)
-        )
+        found = frozenset(other for pile in _packing_probes(variation)
+                          for other in _packed_on_probe(variation, state, pile, card))
         table[card] = found
     return found
+
+
+def _packing_probes(variation: Variation) -> list[str]:
+    """The first non-foundation target pile of each kind."""
+    probes: dict[str, str] = {}
+    for name, is_foundation, _capacity in variation.layout.targets:
+        if not is_foundation:
+            probes.setdefault(variation.kind(name), name)
+    return list(probes.values())
+
+
+def _packed_on_probe(variation: Variation, state: State, pile: str, card: Card) -> set[Card]:
+    probe = state.copy()
+    probe.put(pile, [card])
+    sources = [name for name in variation.layout.names if name != pile and variation.kind(name) != FOUNDATION]
+    return {
+        other
+        for other in set(variation.deck.pack())
+        if any(variation.tableau_accepts(probe, pile, (other,), source) for source in sources)
+    }
 
 
 def safe_foundation_move(

@@ -32,3 +32,21 @@ def test_command_help(words):
     assert result.returncode == 0, result.stderr
     assert "Traceback" not in result.stderr
     assert "usage: solitaire" in result.stdout
+
+
+SCRIPTS = ["scripts/make_golden.py", "scripts/build_wheels.py", "scripts/gradescope_chroot_check.py",
+           "bench/engine_bench.py", "bench/solver_bench.py", "bench/sandbox_bench.py", "bench/class_bench.py",
+           "bench/noop_bench.py"]
+
+
+@pytest.mark.parametrize("script", SCRIPTS)
+def test_script_help(script):
+    """The repository's scripts explain themselves too, and --help changes nothing."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    result = subprocess.run([sys.executable, str(root / script), "--help"], capture_output=True, text=True,
+                            timeout=60, cwd=root)
+    assert result.returncode == 0, result.stderr
+    assert "Traceback" not in result.stderr
+    assert "usage:" in result.stdout

@@ -284,7 +284,11 @@ class ClassGrader:
         rows = {row.student: row for row in gradable}
         pending = list(tasks)
         if workers is not None and pending:
-            self._run_celery(pending, workers, regrade, store, gradebook, rows, report, progress, on_result)
+            try:
+                self._run_celery(pending, workers, regrade, store, gradebook, rows, report, progress,
+                                 on_result)
+            finally:
+                workers.module.release(workers.app)
             pending = []
         for attempt in range(2):  # a dead worker breaks the pool: one more round with a new pool
             if not pending:

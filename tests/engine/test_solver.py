@@ -77,3 +77,19 @@ def test_only_declared_pile_kinds_are_interchangeable(scorpion):
     assert state_key(FixedFoundations()) is State.key
     assert state_key(scorpion) is not State.key
     assert state_key(scorpion, symmetric=False) is State.key
+
+
+def test_packing_is_probed_on_a_reserve_when_a_game_has_no_tableau():
+    """Permanent Stack builds only on its stack ``r`` (one rank lower, suit ignored): the
+    solver's packing table asks that pile instead of failing for want of a tableau pile."""
+    from solitaire import catalog
+    from solitaire.cards import parse_card
+    from solitaire.engine import new_game
+    from solitaire.solver import packable_onto
+
+    variation = catalog.load("permanent_stack")
+    state = new_game(variation, 1, None)
+    seven = packable_onto(variation, state, parse_card("7H"))
+    assert seven and {card.rank for card in seven} == {6}
+    assert len(seven) == 4  # any suit
+    assert packable_onto(variation, state, parse_card("AS")) == frozenset()

@@ -28,6 +28,7 @@ import time
 from pathlib import Path
 
 import fault_graders
+import kombu.pools
 import pytest
 from celery_support import (
     REDIS_SERVER,
@@ -277,6 +278,9 @@ def test_a_failed_grading_is_graded_again_by_the_next_run(server, template, tmp_
     worker = _worker(url, tmp_path / "worker.log", "fixable", concurrency=2, FAULT_GRADER_BROKEN=str(marker))
     try:
         failed, _ = _grade_here(course, url, "fault_graders:broken")
+        # the run released its connections: runs once left their sockets and epoll descriptors in
+        # kombu's process-wide pools, and a test session ran out of low descriptor numbers
+        assert len(kombu.pools.connections) == 0 and len(kombu.pools.producers) == 0
         assert not _stored_states(url, course)  # each failure forgotten once reported
         marker.unlink()  # the fix
         fixed, _ = _grade_here(course, url, "fault_graders:broken")  # without --regrade

@@ -60,10 +60,12 @@ def _timeouts(run, worker):
 
 
 def _memory(run, worker):
-    # Allocation stops at RLIMIT_AS (MemoryError) or the deadline (zero-filling 512 MiB is slow).
+    # Allocation stops at RLIMIT_AS (MemoryError) or the deadline (zero-filling 512 MiB is slow: on a
+    # loaded machine every call may reach its deadline first). test_memory_bounds.py checks the limits.
     kinds = [o.kind for o in _rule_outcomes(run)]
     assert set(kinds) <= {"error", "crashed", "timeout"}, kinds
-    assert "MemoryError" in " ".join(o.error.error for o in _rule_outcomes(run) if o.error), kinds
+    errors = " ".join(o.error.error for o in _rule_outcomes(run) if o.error)
+    assert "MemoryError" in errors or "timeout" in kinds, kinds
 
 
 def _forks_bounded(run, worker):
@@ -72,9 +74,16 @@ def _forks_bounded(run, worker):
 
 
 def _grader_alive(run, worker):
-    # Still here: the grader survived. The worker kept answering (or was restarted) after the attack.
+    # Still here: the grader survived. Then either the worker kept answering after the attack, or
+    # (bwrap layer: the child killed its own zygote, whose namespace ends with it) every start of the
+    # worker ended by SIGKILL. Which comes first is a race that the machine's load decides (a loaded
+    # full run gave the second); neither lets anything count (checked by the caller).
     assert os.getppid() > 0
-    assert any("KILLED:" in m for m in _messages(run))
+    messages = _messages(run)
+    assert messages
+    answered = any("KILLED:" in m for m in messages)
+    ended_with_its_sandbox = all("killed by SIGKILL" in m for m in messages)
+    assert answered or ended_with_its_sandbox, messages[:3]
 
 
 def _rejected_types(run, worker):

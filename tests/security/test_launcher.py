@@ -9,6 +9,7 @@ numbers.
 
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
 
@@ -36,12 +37,17 @@ def _pipes_on(targets):
             if target is None:  # later pipes (subprocess's own) stay where they are
                 ends.append(fd)
                 continue
-            os.dup2(fd, target, inheritable=False)
-            os.close(fd)
+            if fd != target:  # (dup2 onto itself is a no-op: closing fd would close the end)
+                os.dup2(fd, target, inheritable=False)
+                os.close(fd)
             ends.append(target)
         return tuple(ends)
     return pipe
 
+
+# where the descriptors found on the target numbers wait meanwhile: above every target (a plain dup
+# takes the lowest free number, which in a long test session with many files open can be a target)
+PARKING = 100
 
 # request_r, request_w, reply_r, reply_w, output_r, output_w (the order SandboxWorker makes them)
 PLACES = {"request on 8, reply on 9": (8, 40, 41, 9, 42, 43),
@@ -64,7 +70,7 @@ def test_a_worker_starts_whatever_descriptors_its_pipes_get(layer, place, tmp_pa
             os.fstat(fd)
         except OSError:
             continue
-        moved.append((fd, os.dup(fd)))
+        moved.append((fd, fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, PARKING), os.get_inheritable(fd)))
     monkeypatch.setattr("grader.sandbox.worker.os.pipe", _pipes_on(targets))
     try:
         with SandboxWorker(reference_copy(tmp_path), limits) as worker:
@@ -72,6 +78,6 @@ def test_a_worker_starts_whatever_descriptors_its_pipes_get(layer, place, tmp_pa
             assert worker.state() == DEALT
     finally:
         monkeypatch.undo()
-        for fd, saved in moved:
-            os.dup2(saved, fd)
+        for fd, saved, inheritable in moved:
+            os.dup2(saved, fd, inheritable=inheritable)
             os.close(saved)
