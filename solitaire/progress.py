@@ -32,6 +32,7 @@ from typing import Any
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, ProgressColumn, Task, TextColumn
 from rich.progress import Progress as RichProgress
+from rich.table import Column
 from rich.text import Text
 
 Clock = Callable[[], float]
@@ -123,7 +124,7 @@ class LeftColumn(ProgressColumn):
     (a callable, so that a display of several phases shows the current one's)."""
 
     def __init__(self, pace: Callable[[], Pace | None]) -> None:
-        super().__init__()
+        super().__init__(table_column=Column(no_wrap=True))  # a narrow terminal cuts the note, not this
         self.pace = pace
 
     def render(self, task: Task) -> Text:
@@ -160,8 +161,10 @@ class Progress:
             # stdout printed during the run goes above the live line only when it is the same
             # terminal; a piped stdout is left alone (its data must not move to stderr)
             self.bar = RichProgress(
-                TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                TextColumn(self.unit), LeftColumn(lambda: self.pace), TextColumn("{task.fields[note]}"),
+                TextColumn("{task.description}", table_column=Column(no_wrap=True)), BarColumn(bar_width=20),
+                MofNCompleteColumn(table_column=Column(no_wrap=True)),
+                TextColumn(self.unit, table_column=Column(no_wrap=True)), LeftColumn(lambda: self.pace),
+                TextColumn("{task.fields[note]}", table_column=Column(no_wrap=True, overflow="ellipsis")),
                 console=self.console, redirect_stdout=sys.stdout.isatty(), redirect_stderr=False,
             )
             self.bar.start()
