@@ -88,6 +88,9 @@ def main(argv: list[str] | None = None) -> int:
                         "default: a temporary one, removed at the end)")
     parser.add_argument("--prepared", default=None, metavar="DIR",
                         help="course mode: grade the course already built and collected in DIR")
+    parser.add_argument("--build-only", action="store_true",
+                        help="course mode: build and collect the course in --dir, do not grade it "
+                             "(grade it later with --prepared DIR)")
     parser.add_argument("--submissions", type=int, default=12, help="how many submissions (default 12)")
     parser.add_argument("--jobs", type=int, action="append", help="pool size; repeat (default: 1 and 2)")
     parser.add_argument("--mix", default="reference,starter",
@@ -99,8 +102,10 @@ def main(argv: list[str] | None = None) -> int:
 
         if args.students is not None and args.students < 1:
             parser.error("--students must be at least 1")
+        if args.build_only and (args.dir is None or args.students is None):
+            parser.error("--build-only needs --students and --dir")
         jobs = (args.jobs or [2])[-1]
-        return run_course(args.students, jobs, args.dir, args.prepared)
+        return run_course(args.students, jobs, args.dir, args.prepared, grading=not args.build_only)
     mix = [kind.strip() for kind in args.mix.split(",") if kind.strip()]
     if not mix or any(kind not in MIXES for kind in mix):
         parser.error(f"--mix takes kinds among {', '.join(MIXES)}")

@@ -7,7 +7,9 @@ repositories: ``course init``, ``assign``, ``publish``, the pushes, ``collect``.
 Then ``solitaire course grade DIR --jobs J`` runs as a user runs it, in a
 subprocess (sandboxed grader, process pool, results store, nbgrader
 gradebook); its wall time is the figure, and its last line the time of each
-phase of the run (:mod:`grader.course.grade_progress`).
+phase of the run (:mod:`grader.course.grade_progress`). ``--build-only``
+stops before grading and ``--prepared DIR`` grades such a course, so that the
+measured grade can run when the machine is quiet.
 """
 
 from __future__ import annotations
@@ -94,8 +96,9 @@ def grade(directory: Path, jobs: int) -> tuple[float, int, list[str]]:
     return wall, status, list(tail) + out.splitlines()
 
 
-def run_course(students: int | None, jobs: int, directory: str | None, prepared: str | None) -> int:
-    """Build (unless ``prepared``) and grade a class; print the figures."""
+def run_course(students: int | None, jobs: int, directory: str | None, prepared: str | None,
+               grading: bool = True) -> int:
+    """Build (unless ``prepared``) and grade (if ``grading``) a class; print the figures."""
     load = os.getloadavg()[0]
     temporary = None
     if prepared is not None:
@@ -109,6 +112,9 @@ def run_course(students: int | None, jobs: int, directory: str | None, prepared:
         course = build_course(path, students)
     try:
         gradable = sum(row.gradable for row in read_collected(course))
+        if not grading:
+            say(f"built in {path}: {gradable} submissions to grade (grade with --prepared {path})")
+            return 0
         say(f"{os.cpu_count()} cores, load average {load:.1f} before grading; "
             f"{gradable} submissions to grade")
         wall, status, lines = grade(path, jobs)
