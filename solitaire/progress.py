@@ -110,10 +110,13 @@ class Pace:
 
         Answering True counts as printing it (the next heartbeat is measured from now)."""
         now = self.clock()
+        share = self.done / self.total if self.total > 0 else 0.0
         due = self.done >= self.total or now - self.last_line >= HEARTBEAT
-        if self.total > 0 and self.done / self.total >= self.next_share - 1e-9:
+        if self.total > 0 and share >= self.next_share - 1e-9:
             due = True
-            self.next_share = (math.floor(self.done / self.total / STEP + 1e-9) + 1) * STEP
+            self.next_share = (math.floor(share / STEP + 1e-9) + 1) * STEP
+        elif due:  # a heartbeat just short of a tenth stands for that tenth's line
+            self.next_share = max(self.next_share, math.ceil((share + STEP / 2) / STEP - 1e-9) * STEP)
         if due:
             self.last_line = now
         return due

@@ -69,6 +69,19 @@ def test_plain_lines_come_every_tenth_and_after_a_silence_not_every_item():
     slow.advance()
     assert not slow.line_due()
 
+    near = Pace(200, clock)  # a heartbeat at 19 of 200: no second line at 20 (the tenth)
+    for _ in range(18):
+        near.advance()
+        assert not near.line_due()
+    clock.now += HEARTBEAT
+    near.advance()
+    assert near.line_due()
+    shown = []
+    for _ in range(181):
+        near.advance()
+        shown.append(near.line_due())
+    assert [19 + i + 1 for i, d in enumerate(shown) if d] == [40, 60, 80, 100, 120, 140, 160, 180, 200]
+
 
 def test_a_small_count_prints_each_item_that_crosses_a_tenth():
     clock = FakeClock()
