@@ -50,7 +50,9 @@ def register(subparsers: Any) -> None:
         subparsers, "traces", "build or check the traces of the hidden suite and the starters",
         "Traces are generated from the reference implementations, deterministically:\n"
         "'traces build' writes grader/traces/data/<V>/ (hidden) and starter/traces/<V>/\n"
-        "(public); 'traces check' verifies the committed ones equal a fresh build.",
+        "(public); 'traces check' verifies the committed ones equal a fresh build.\n"
+        "Both count the variations on stderr with the time left; every variation takes\n"
+        "minutes (about 8 on 2 cores).",
         ["solitaire traces build", "solitaire traces build --variation scorpion",
          "solitaire traces check"],
     )

@@ -160,6 +160,8 @@ class Progress:
         self.task: Any = None
 
     def __enter__(self) -> Progress:
+        if self.pace.total <= 0:  # nothing to count: nothing to show
+            return self
         if is_live(self.console):
             # stdout printed during the run goes above the live line only when it is the same
             # terminal; a piped stdout is left alone (its data must not move to stderr)
@@ -182,7 +184,7 @@ class Progress:
         self.note = note
         if self.bar is not None:
             self.bar.update(self.task, advance=count, note=note)
-        elif self.pace.line_due():
+        elif self.pace.total > 0 and self.pace.line_due():
             self._print(self.line())
 
     def line(self) -> str:

@@ -107,6 +107,14 @@ def test_not_on_a_terminal_progress_prints_a_few_plain_lines():
     assert lines[-1] == "indian: 20/20 deals (100%), 0:01:00 elapsed, done; won 20"
 
 
+def test_nothing_to_count_shows_nothing():
+    for terminal in (False, True):
+        console = Console(file=io.StringIO(), force_terminal=terminal)
+        with Progress("publish", 0, unit="repos", console=console) as progress:
+            progress.advance()  # a caller's count may be off: still nothing shown
+        assert console.file.getvalue() == "" and progress.bar is None
+
+
 def test_on_a_terminal_progress_is_one_live_line_with_the_estimate():
     console = Console(file=io.StringIO(), force_terminal=True, width=150)
     clock = FakeClock()
