@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import re
+from pathlib import Path
 
 from rich.console import Console
 from workflow_support import at, new_course, push
@@ -25,29 +26,36 @@ def counted(err: str, label: str) -> list[str]:
     return [line for line in err.splitlines() if line.startswith(f"{label}: ")]
 
 
-def test_publish_collect_and_grade_show_the_time_left_on_stderr(tmp_path, capsys):
+def published_and_collected(tmp_path, capsys) -> tuple[Path, str]:
+    """A course of three published through the CLI, ada's push collected; the stderr of both."""
     course = new_course(tmp_path / "c", STUDENTS)
     run(capsys, "course", "assign", str(course.directory))
-
     status, out, err = run(capsys, "course", "publish", str(course.directory))
     assert status == 0
     assert out.splitlines() == [f"published {s}" for s in STUDENTS] + [
         "3 published, 0 already published, 0 failed"]
+    push(course, "ada", at(-2))
+    status, out, collected = run(capsys, "course", "collect", str(course.directory))
+    assert "collect:" not in out and "elapsed" not in out
+    assert "1 of 3 submissions to grade" in out
+    return course.directory, err + collected
+
+
+def test_publish_and_collect_show_the_time_left_on_stderr(tmp_path, capsys):
+    _, err = published_and_collected(tmp_path, capsys)
     lines = counted(err, "publish")
     assert lines[0] == "publish: 0/3 repos (0%), started"
     assert re.fullmatch(r"publish: 1/3 repos \(33%\), 0:0\d:\d\d elapsed, about 0:\d\d:\d\d left; ada",
                         lines[1])
     assert re.fullmatch(r"publish: 3/3 repos \(100%\), 0:0\d:\d\d elapsed, done; cy", lines[-1])
-
-    push(course, "ada", at(-2))
-    status, out, err = run(capsys, "course", "collect", str(course.directory))
-    assert "collect:" not in out and "elapsed" not in out
-    assert "1 of 3 submissions to grade" in out
     lines = counted(err, "collect")
     assert lines[0] == "collect: 0/3 repos (0%), started" and "3/3 repos (100%)" in lines[-1]
 
-    status, out, err = run(capsys, "course", "grade", str(course.directory), "--grader", "static")
-    assert out.startswith("dry run (static): 1 graded") and "elapsed" not in out
+
+def test_grade_shows_the_time_left_on_stderr(tmp_path, capsys):
+    directory, _ = published_and_collected(tmp_path, capsys)
+    status, out, err = run(capsys, "course", "grade", str(directory), "--grader", "static")
+    assert out.startswith("dry run (static): 1 graded") and "elapsed" not in out and " left" not in out
     graded = [line for line in err.splitlines() if re.search(r" s    \S.* 1/1 ada$", line)]
     assert len(graded) == 1 and "done  1/1 ada" in graded[0]
 
