@@ -402,7 +402,8 @@ def check_suite(
         def run_family(label: str, items: list[mutants.Mutant], timeout: float) -> list[mutants.Outcome]:
             if console is None or not items:
                 return mutants.run(name, grade, jobs=jobs, timeout=timeout, mutants=items)
-            with Progress(f"{name}: {label}", len(items), unit="graded", console=console) as shown:
+            with Progress(f"{name}: {label}", len(items), unit="graded", console=console,
+                          redirect=False) as shown:  # mutants.run forks
                 return mutants.run(name, grade, jobs=jobs, timeout=timeout, mutants=items,
                                    progress=lambda outcome: shown.advance())
 

@@ -156,7 +156,7 @@ def cmd_winnability(args: argparse.Namespace) -> int:
 
     started = time.perf_counter()
     counts = {WON: 0, LOST: 0, UNDECIDED: 0}
-    with Progress(variation.name, deals, unit="deals") as progress:
+    with Progress(variation.name, deals, unit="deals", redirect=False) as progress:  # the pool forks
         def advance(seed: int, outcome: str) -> None:
             counts[outcome] += 1
             progress.advance(note=" ".join(f"{word} {count}" for word, count in counts.items()))

@@ -150,7 +150,11 @@ class Progress:
     """
 
     def __init__(self, label: str, total: int, unit: str = "", console: Console | None = None,
-                 clock: Clock = time.monotonic) -> None:
+                 clock: Clock = time.monotonic, redirect: bool = True) -> None:
+        """``redirect=False``: leave ``sys.stdout`` alone even on a terminal (for work that forks
+        processes while the live line runs: a child must not inherit a stdout that writes through
+        the display's lock)."""
+        self.redirect = redirect
         self.label = label
         self.unit = unit
         self.console = console or Console(stderr=True, highlight=False)
@@ -170,7 +174,8 @@ class Progress:
                 MofNCompleteColumn(table_column=Column(no_wrap=True)),
                 TextColumn(self.unit, table_column=Column(no_wrap=True)), LeftColumn(lambda: self.pace),
                 TextColumn("{task.fields[note]}", table_column=Column(no_wrap=True, overflow="ellipsis")),
-                console=self.console, redirect_stdout=sys.stdout.isatty(), redirect_stderr=False,
+                console=self.console, redirect_stdout=self.redirect and sys.stdout.isatty(),
+                redirect_stderr=False,
             )
             self.bar.start()
             self.task = self.bar.add_task(self.label, total=self.pace.total, note="")
