@@ -1,9 +1,21 @@
-"""Class grading throughput: N submissions graded by the real sandboxed grader, --jobs 1 and 2.
+"""Class grading throughput: the real sandboxed grader over many submissions.
 
-    .venv/bin/python bench/class_bench.py --submissions 12                 # jobs 1 and 2
+    .venv/bin/python bench/class_bench.py --students 200                   # a whole course, end to end
+    .venv/bin/python bench/class_bench.py --submissions 12                 # the grader alone, jobs 1 and 2
     .venv/bin/python bench/class_bench.py --submissions 24 --jobs 2 --mix reference
 
-Builds N submission directories round robin over the variations that have
+``--students N`` (the course mode, :mod:`class_course`): a course of N
+simulated students with the demo's mix (``grader.course.demo``: references,
+realistic bugs, a partial solution, the untouched starter, a late push, a
+student who never pushes, a push to the wrong branch, a cheat), built on local
+bare repositories the way ``solitaire demo`` builds it (init, assign, publish,
+the students' pushes, collect), then graded by the command itself,
+``solitaire course grade DIR --jobs J``, in a subprocess whose wall time is
+the figure. Its last line names the time of each phase of the run.
+
+``--submissions N`` (the grader alone):
+
+builds N submission directories round robin over the variations that have
 hidden traces and over ``--mix`` (``reference``: the reference copied;
 ``starter``: the untouched starter, every rule a stub: every request fails,
 the slowest honest submission), then grades them exactly as ``solitaire
@@ -69,12 +81,31 @@ def grade_all(tasks: list[GradeTask], jobs: int) -> tuple[float, list[GradeOutco
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--students", type=int, default=None,
+                        help="course mode: a course of this many simulated students, graded by "
+                             "`solitaire course grade` (see the module docstring)")
+    parser.add_argument("--dir", default=None, help="course mode: the course directory (new or empty; "
+                        "default: a temporary one, removed at the end)")
+    parser.add_argument("--prepared", default=None, metavar="DIR",
+                        help="course mode: grade the course already built and collected in DIR")
+    parser.add_argument("--build-only", action="store_true",
+                        help="course mode: build and collect the course in --dir, do not grade it "
+                             "(grade it later with --prepared DIR)")
     parser.add_argument("--submissions", type=int, default=12, help="how many submissions (default 12)")
     parser.add_argument("--jobs", type=int, action="append", help="pool size; repeat (default: 1 and 2)")
     parser.add_argument("--mix", default="reference,starter",
                         help="comma-separated kinds, round robin: reference, starter")
     parser.add_argument("--project", type=int, default=200, help="project the time of this many")
     args = parser.parse_args(argv)
+    if args.students is not None or args.prepared is not None:
+        from class_course import run_course
+
+        if args.students is not None and args.students < 1:
+            parser.error("--students must be at least 1")
+        if args.build_only and (args.dir is None or args.students is None):
+            parser.error("--build-only needs --students and --dir")
+        jobs = (args.jobs or [2])[-1]
+        return run_course(args.students, jobs, args.dir, args.prepared, grading=not args.build_only)
     mix = [kind.strip() for kind in args.mix.split(",") if kind.strip()]
     if not mix or any(kind not in MIXES for kind in mix):
         parser.error(f"--mix takes kinds among {', '.join(MIXES)}")

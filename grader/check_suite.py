@@ -39,7 +39,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from rich.console import Console
+
 from solitaire.errors import UserError
+from solitaire.progress import Progress
 from solitaire.protocol import LocalWorker
 from solitaire.replay import planned
 from solitaire.variation import Variation
@@ -63,6 +66,8 @@ MIN_LOSS = 0.20  # every detected mutant loses at least this share of its own me
 MEDIAN_LOSS = 0.40  # and the median over a family at least this
 CONSTANT_MAX = 10.0  # points constant answers may earn, summed over the methods
 CONSTANTS = ("True", "False", "None", "[]")
+#: grades a family of mutants: (label, mutants, timeout) -> their outcomes
+Family = Callable[[str, list[mutants.Mutant], float], list[mutants.Outcome]]
 
 
 @dataclass
@@ -308,8 +313,9 @@ def loss_grader(name: str, traces: list[dict], rubric: Rubric) -> Callable[[Vari
 
 
 def constant_scores(name: str, source: str, rubric: Rubric, traces: list[dict], jobs: int,
-                    timeout: float) -> dict[str, tuple[str, float]]:
-    """Per rule method: the constant answer that scores best in that method, and its points."""
+                    timeout: float, run_family: Family | None = None) -> dict[str, tuple[str, float]]:
+    """Per rule method: the constant answer that scores best in that method, and its points.
+    ``run_family(label, mutants, timeout)`` grades them (default: :func:`mutants.run`, unshown)."""
     methods = list(catalog.points(name))
     items = []
     for method in methods:
@@ -320,7 +326,11 @@ def constant_scores(name: str, source: str, rubric: Rubric, traces: list[dict], 
     points = catalog.points(name)
     best: dict[str, tuple[str, float]] = {m: ("-", 0.0) for m in methods}
     grade = loss_grader(name, traces, rubric)
-    for outcome in mutants.run(name, grade, jobs=jobs, timeout=timeout, mutants=items):
+    if run_family is None:
+        outcomes = mutants.run(name, grade, jobs=jobs, timeout=timeout, mutants=items)
+    else:
+        outcomes = run_family("constant answers", items, timeout)
+    for outcome in outcomes:
         method, value = outcome.mutant.method, outcome.mutant.after
         if outcome.status in ("timeout", "error"):
             continue  # earned nothing
@@ -348,9 +358,14 @@ def check_suite(
     with_mutants: bool = True,
     worker: str | None = None,
     progress: Callable[[str], None] | None = None,
+    console: Console | None = None,
 ) -> Report:
+    """Measure the hidden suite of ``name`` (see the module docstring). ``progress`` hears a line
+    as each part begins; ``console`` (None: nothing shown) shows the count of each family of
+    mutants, with the time left (:mod:`solitaire.progress`)."""
     started = time.monotonic()
     say = progress or (lambda _text: None)
+
     report = Report(name)
     variation = reference_variation(name)
     report.problems += [p for p in catalog.problems() if p.startswith(name)]
@@ -383,17 +398,26 @@ def check_suite(
         timeout = max(10.0, 25 * reference_seconds)
 
         grade = loss_grader(name, traces, rubric)
+
+        def run_family(label: str, items: list[mutants.Mutant], timeout: float) -> list[mutants.Outcome]:
+            if console is None or not items:
+                return mutants.run(name, grade, jobs=jobs, timeout=timeout, mutants=items)
+            with Progress(f"{name}: {label}", len(items), unit="graded", console=console,
+                          redirect=False) as shown:  # mutants.run forks
+                return mutants.run(name, grade, jobs=jobs, timeout=timeout, mutants=items,
+                                   progress=lambda outcome: shown.advance())
+
         items = assign_keys(mutants.generate(name, source))
         say(f"{name}: {len(items)} AST mutants, {jobs} at a time, {timeout:.0f} s each at most")
-        report.outcomes = mutants.run(name, grade, jobs=jobs, timeout=timeout, mutants=items)
+        report.outcomes = run_family("AST mutants", items, timeout)
         stale = set(report.reasons) - {key(o.mutant) for o in report.survivors()}
         for mutant_key in sorted(stale):
             report.problems.append(f"survivors file lists a mutant that is now killed or gone: {mutant_key}")
         catalog_bugs = bug_mutants(name, source)
         say(f"{name}: {len(catalog_bugs)} catalog bugs")
-        report.bug_outcomes = mutants.run(name, grade, jobs=jobs, timeout=timeout, mutants=catalog_bugs)
+        report.bug_outcomes = run_family("catalog bugs", catalog_bugs, timeout)
         say(f"{name}: constant answers")
-        report.constants = constant_scores(name, source, rubric, traces, jobs, timeout)
+        report.constants = constant_scores(name, source, rubric, traces, jobs, timeout, run_family)
     report.seconds = time.monotonic() - started
     return report
 

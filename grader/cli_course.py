@@ -277,9 +277,17 @@ def run_assign(args: argparse.Namespace) -> int:
 
 def run_publish(args: argparse.Namespace) -> int:
     from grader.course import publish
+    from solitaire.progress import Progress
 
     course = _load(args)
-    report = publish.publish(course, progress=lambda s: print(f"published {s}"))
+    waiting = [a for a in publish.load_assignments(course)
+               if a.student not in publish.read_published(course.published_path)]
+    with Progress("publish", len(waiting), unit="repos") as shown:  # on stderr, with the time left
+        def published(student: str) -> None:
+            print(f"published {student}", flush=True)
+            shown.advance(note=student)
+
+        report = publish.publish(course, progress=published)
     for student, reason in report.failed + report.notes:
         cli.warn(f"{student}: {reason}")
     for student in report.removed:
@@ -296,8 +304,13 @@ def run_collect(args: argparse.Namespace) -> int:
     if args.dry_run:
         collect.dry_run(course, print)
         return 0
+    from solitaire.progress import Progress
+
     now = publish.utc_now()
-    rows = collect.collect(course, clock=publish.utc_now)  # each repository stamped at its own fetch
+    total = len(publish.load_assignments(course))
+    with Progress("collect", total, unit="repos") as shown:  # on stderr, with the time left
+        rows = collect.collect(course, clock=publish.utc_now,  # each repository stamped at its own fetch
+                               progress=lambda row: shown.advance(note=row.student))
     attention = False
     for row in rows:
         line = f"{row.student}: {row.status}" + (f" {row.sha[:10]}" if row.sha else "") + f" ({row.reason})"

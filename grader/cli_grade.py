@@ -50,7 +50,9 @@ def register(subparsers: Any) -> None:
         subparsers, "traces", "build or check the traces of the hidden suite and the starters",
         "Traces are generated from the reference implementations, deterministically:\n"
         "'traces build' writes grader/traces/data/<V>/ (hidden) and starter/traces/<V>/\n"
-        "(public); 'traces check' verifies the committed ones equal a fresh build.",
+        "(public); 'traces check' verifies the committed ones equal a fresh build.\n"
+        "Both count the variations on stderr with the time left; every variation takes\n"
+        "minutes (about 8 on 2 cores).",
         ["solitaire traces build", "solitaire traces build --variation scorpion",
          "solitaire traces check"],
     )
@@ -71,7 +73,9 @@ def register(subparsers: Any) -> None:
         "(must be 0) like a submission, then grade every AST mutant of the reference's\n"
         "solution regions and report the kill rate (target 98%), whether each mutant lost\n"
         "points only in its own rule's category, and the survivors with the reasons from\n"
-        "grader/survivors/<V>.txt. Exit status 1 when a variation fails the gate.",
+        "grader/survivors/<V>.txt. Exit status 1 when a variation fails the gate.\n"
+        "Progress goes to stderr with an estimate of the time left: per family of mutants\n"
+        "(per variation with --no-mutants). With mutants a variation takes minutes.",
         ["solitaire check-suite scorpion --jobs 2", "solitaire check-suite --no-mutants"],
     )
     check.add_argument("variations", metavar="V", nargs="*", help="variations (default: all)")
@@ -121,23 +125,33 @@ def run_grade(args: argparse.Namespace) -> int:
 
 
 def run_traces_build(args: argparse.Namespace) -> int:
+    from solitaire.progress import Progress
+
     from .traces.build import build_variation, names_or_all, write
 
-    for name in names_or_all(args.variation):
-        kit = build_variation(name)
-        write(kit)
-        print(f"{name}: {len(kit.hidden)} hidden traces, {len(kit.public)} public")
+    names = names_or_all(args.variation)
+    with Progress("traces build", len(names), unit="variations") as progress:
+        for name in names:
+            kit = build_variation(name)
+            write(kit)
+            print(f"{name}: {len(kit.hidden)} hidden traces, {len(kit.public)} public", flush=True)
+            progress.advance(note=name)
     return 0
 
 
 def run_traces_check(args: argparse.Namespace) -> int:
+    from solitaire.progress import Progress
+
     from .traces.build import build_variation, differences, names_or_all
 
     stale = []
-    for name in names_or_all(args.variation):
-        found = differences(build_variation(name))
-        stale += found
-        print(f"{name}: {'current' if not found else f'{len(found)} files differ'}")
+    names = names_or_all(args.variation)
+    with Progress("traces check", len(names), unit="variations") as progress:
+        for name in names:
+            found = differences(build_variation(name))
+            stale += found
+            print(f"{name}: {'current' if not found else f'{len(found)} files differ'}", flush=True)
+            progress.advance(note=name)
     for line in stale:
         print(f"  {line}")
     if stale:
@@ -148,6 +162,12 @@ def run_traces_check(args: argparse.Namespace) -> int:
 
 
 def run_check_suite(args: argparse.Namespace) -> int:
+    import contextlib
+
+    from rich.console import Console
+
+    from solitaire.progress import Progress
+
     from .check_suite import check_suite, render, write_reasons
     from .mutants import default_jobs
     from .traces.build import names_or_all
@@ -156,11 +176,20 @@ def run_check_suite(args: argparse.Namespace) -> int:
     if jobs < 1:
         raise UserError("--jobs must be at least 1")
     failed = 0
-    for name in names_or_all(args.variations):
-        report = check_suite(name, jobs=jobs, with_mutants=not args.no_mutants, worker=args.worker,
-                             progress=lambda text: print(text, file=sys.stderr))
-        print(render(report))
-        if args.update_survivors and report.outcomes:
-            print(f"wrote {write_reasons(report)}")
-        failed += not report.passed
+    names = names_or_all(args.variations)
+    console = Console(stderr=True, highlight=False)
+    # one count at a time on a terminal: of the variations without mutants, else of each family
+    overall = Progress("check-suite", len(names), unit="variations", console=console) \
+        if args.no_mutants else contextlib.nullcontext(None)
+    with overall as shown:
+        for name in names:
+            report = check_suite(name, jobs=jobs, with_mutants=not args.no_mutants, worker=args.worker,
+                                 progress=lambda text: console.print(text, markup=False, soft_wrap=True),
+                                 console=None if args.no_mutants else console)
+            print(render(report), flush=True)
+            if args.update_survivors and report.outcomes:
+                print(f"wrote {write_reasons(report)}")
+            failed += not report.passed
+            if shown is not None:
+                shown.advance(note=name)
     return 1 if failed else 0

@@ -19,7 +19,6 @@ counts undecided deals as lost, the upper bound counts them as won.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
 from typing import Any
@@ -27,7 +26,7 @@ from typing import Any
 from . import cli, winnability_data
 from .engine import new_game
 from .errors import UserError
-from .solver import solve
+from .solver import LOST, UNDECIDED, WON, solve
 from .state import format_option_value
 from .winnability import Tally, run
 
@@ -65,8 +64,9 @@ def register(subparsers: Any) -> None:
         subparsers, "winnability", "solve many deals: win rate with a 95% interval",
         "Solve deals K..K+N-1 of VARIATION, each with a budget of NODES, and print how many\n"
         "were won, lost and undecided, and the win rate with its 95% Wilson score interval:\n"
-        "the lower bound counts the undecided deals as lost, the upper bound as won. A\n"
-        "progress bar runs on stderr.",
+        "the lower bound counts the undecided deals as lost, the upper bound as won.\n"
+        "Progress with an estimate of the time left goes to stderr: a live line on a\n"
+        "terminal, otherwise a line per tenth of the deals.",
         [
             "solitaire winnability bismarck --deals 100 --budget 20000",
             "solitaire winnability scorpion --deals 1000 --budget 50000 --jobs 2 --set moves=any_faceup",
@@ -152,9 +152,16 @@ def cmd_winnability(args: argparse.Namespace) -> int:
         f"{variation.name}{' ' + settings if settings else ''}: deals {first}..{first + deals - 1}, "
         f"budget {budget} nodes, jobs {jobs}"
     )
+    from .progress import Progress  # rich: not imported by the other commands
+
     started = time.perf_counter()
-    with Progress(heading, deals) as progress:
-        tally = run(variation.name, deals, budget, options, jobs=jobs, first=first, progress=progress.advance)
+    counts = {WON: 0, LOST: 0, UNDECIDED: 0}
+    with Progress(variation.name, deals, unit="deals", redirect=False) as progress:  # the pool forks
+        def advance(seed: int, outcome: str) -> None:
+            counts[outcome] += 1
+            progress.advance(note=" ".join(f"{word} {count}" for word, count in counts.items()))
+
+        tally = run(variation.name, deals, budget, options, jobs=jobs, first=first, progress=advance)
     cli.write(report(heading, tally, time.perf_counter() - started))
     if args.record:
         _record(args.record, variation, options, first, deals, budget, jobs, tally)
@@ -194,47 +201,3 @@ def report(heading: str, tally: Tally, wall: float) -> str:
         f"decided {tally.decided:.1%}  nodes {tally.nodes}  solver CPU seconds {tally.seconds:.1f}  "
         f"wall seconds {wall:.1f}\n"
     )
-
-
-class Progress:
-    """A rich progress bar on stderr; a plain line every 5% when stderr is not a terminal."""
-
-    def __init__(self, heading: str, total: int) -> None:
-        from rich.console import Console
-
-        self.heading = heading
-        self.total = total
-        self.done = 0
-        self.counts = {"won": 0, "lost": 0, "undecided": 0}
-        self.console = Console(stderr=True, highlight=False)
-        self.bar: Any = None
-        self.task: Any = None
-        self.step = max(1, total // 20)
-
-    def __enter__(self) -> Progress:
-        if self.console.is_terminal and os.environ.get("TERM") != "dumb":
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
-            self.bar = Progress(
-                TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                TextColumn("{task.fields[counts]}"), TimeRemainingColumn(), console=self.console,
-            )
-            self.bar.start()
-            name = self.heading.split(":")[0]
-            self.task = self.bar.add_task(name, total=self.total, counts=self.tally_text())
-        return self
-
-    def tally_text(self) -> str:
-        return " ".join(f"{word} {count}" for word, count in self.counts.items())
-
-    def advance(self, seed: int, outcome: str) -> None:
-        self.done += 1
-        self.counts[outcome] += 1
-        if self.bar is not None:
-            self.bar.update(self.task, advance=1, counts=self.tally_text())
-        elif self.done % self.step == 0 or self.done == self.total:
-            print(f"{self.done}/{self.total} deals: {self.tally_text()}", file=sys.stderr, flush=True)
-
-    def __exit__(self, *exc: object) -> None:
-        if self.bar is not None:
-            self.bar.stop()

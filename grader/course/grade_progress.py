@@ -6,9 +6,12 @@ at the end); a bar that only counted gradings showed 9 s of a 32 s run. So the
 display names the phase the run is in, with the time since the run began:
 
 * on a terminal, one live line: elapsed time, phase, a bar (counting while
-  grading, moving while waiting), the count and the last student graded;
-* elsewhere (a pipe, a log, a test's console), a line per phase and per
-  graded submission, since a live display would only show its last frame.
+  grading, moving while waiting), the count, the estimate of the time left
+  (:mod:`solitaire.progress`) and the last student graded;
+* elsewhere (a pipe, a log, a test's console), a line per phase and, while
+  grading, a line with the time left when another tenth of the class is
+  graded (and after a silence), since a live display would only show its last
+  frame and a line per submission floods the log of a large class.
 
 A run begins in the phase :data:`COLLECTING` (shown live, not printed as a
 line: it takes a fraction of a second) and ends with one line saying what was
@@ -23,6 +26,8 @@ import time
 from rich.console import Console
 from rich.progress import BarColumn, Progress, ProgressColumn, Task, TaskID, TextColumn
 from rich.text import Text
+
+from solitaire.progress import LeftColumn, Pace
 
 COLLECTING = "collecting what to grade"
 REACHING = "reaching the Celery broker and workers"
@@ -54,13 +59,15 @@ class RunProgress:
         self.phases: list[tuple[str, float]] = [(COLLECTING, self.started)]  # (phase, when it began)
         self.done = 0
         self.total: int | None = None
+        self.pace: Pace | None = None  # the count of the current phase, when it counts
         self.bar: Progress | None = None
         self.task: TaskID | None = None
 
     def __enter__(self) -> RunProgress:
         if self.live:
             self.bar = Progress(_SinceStart(self.started), TextColumn("{task.description}"), BarColumn(),
-                                TextColumn("{task.fields[count]}"), TextColumn("{task.fields[detail]}"),
+                                TextColumn("{task.fields[count]}"), LeftColumn(lambda: self.pace),
+                                TextColumn("{task.fields[detail]}"),
                                 console=self.console, transient=True)
             self.bar.start()
             self.task = self.bar.add_task(COLLECTING, total=None, count="", detail="")
@@ -77,6 +84,7 @@ class RunProgress:
         the run with an error, which is then the only line)."""
         self.phases.append((name, time.monotonic()))
         self.done, self.total = 0, total
+        self.pace = None if total is None else Pace(total)
         if self.bar is not None and self.task is not None:  # a line per phase, only the last one shown
             self.bar.update(self.task, visible=False)
             self.task = self.bar.add_task(name, total=total, count=self._count(), detail="")
@@ -86,10 +94,13 @@ class RunProgress:
     def advance(self, detail: str = "") -> None:
         """One item of the current phase is done (``detail``: which)."""
         self.done += 1
+        if self.pace is not None:
+            self.pace.advance()
         if self.bar is not None and self.task is not None:
             self.bar.update(self.task, advance=1, count=self._count(), detail=detail)
-        else:
-            self.console.print(f"{self._elapsed():6.1f} s    {self._count()} {detail}".rstrip(),
+        elif self.pace is None or self.pace.line_due():
+            left = f"{self.pace.left_text()}  " if self.pace is not None else ""
+            self.console.print(f"{self._elapsed():6.1f} s    {left}{self._count()} {detail}".rstrip(),
                                highlight=False, soft_wrap=True)
 
     def finish(self, outcome: str) -> None:

@@ -161,7 +161,11 @@ def test_winnability_prints_the_counts_and_the_interval():
     rate, low, high = (float(x) for x in interval.groups())
     assert low <= rate <= high and high > 0
     assert lines[3].startswith("decided ")
-    assert "4/4 deals" in result.stderr  # the progress, plain when stderr is not a terminal
+    assert len(lines) == 4  # stdout holds the report only: the progress goes to stderr
+    progress = result.stderr.splitlines()  # plain lines when stderr is not a terminal
+    assert progress[0] == "scorpion: 0/4 deals (0%), started"
+    assert progress[-1].startswith("scorpion: 4/4 deals (100%), 0:00:") and ", done; won " in progress[-1]
+    assert any("elapsed, about 0:" in line and " left; " in line for line in progress[1:-1])
 
 
 def test_winnability_with_two_jobs_agrees_with_one():
