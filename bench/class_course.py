@@ -44,9 +44,7 @@ def build_course(directory: Path, students: int) -> config.CourseConfig:
                          deadline=demo.DEADLINE, variations=variations, roster=demo.roster_text(students))
     report = assign.run(course)
     cycle = len(demo.SCENARIOS)
-    # the demo times the n-th push 37 min after the one before: beyond its twelve students that would
-    # push most of a large class past the deadline, so each cycle of twelve pushes at the same times
-    plans = [demo.plan_student(a.student, index % cycle, demo.SCENARIOS[index % cycle], a.variation)
+    plans = [demo.plan_student(a.student, index, demo.SCENARIOS[index % cycle], a.variation)
              for index, a in enumerate(report.assignments)]
     mix = collections.Counter(plan.scenario for plan in plans)
     say(f"{students} students over {', '.join(variations)}; mix: "

@@ -89,7 +89,8 @@ def _bug(
 
 def plan_student(student: str, index: int, scenario: str, variation: str) -> Plan:
     """The push of one simulated student (see the module docstring)."""
-    when = DEADLINE - dt.timedelta(days=2) + dt.timedelta(minutes=37 * index)
+    # pushes 37 min apart within each round of the scenarios (a large class is not pushed past the deadline)
+    when = DEADLINE - dt.timedelta(days=2) + dt.timedelta(minutes=37 * (index % len(SCENARIOS)))
     reference = simulate.copy_reference(variation)
     if scenario == "reference":
         return Plan(student, scenario, "reference solution", reference, when)

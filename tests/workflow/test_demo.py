@@ -96,3 +96,14 @@ def test_full_demo_in_the_sandbox(tmp_path):
     for scenario in ("bug-tableau", "bug-foundation", "bug-won", "partial"):
         row = by_scenario[scenario][0]
         assert 0 <= float(row["score"]) < float(row["max_score"]), scenario
+
+
+def test_a_large_demo_class_is_late_only_where_its_scenario_says_so():
+    """Pushes are spaced within each round of the scenarios: a class of 200 is not pushed past the
+    deadline by the spacing alone (it once made 108 of 200 late)."""
+    from grader.course import demo
+
+    plans = [demo.plan_student(f"s{i}", i, demo.SCENARIOS[i % len(demo.SCENARIOS)], "scorpion")
+             for i in range(200)]
+    late = {p.student for p in plans if p.when > demo.DEADLINE}
+    assert late == {p.student for p in plans if p.scenario == "late"}
