@@ -280,8 +280,9 @@ def run_publish(args: argparse.Namespace) -> int:
     from solitaire.progress import Progress
 
     course = _load(args)
-    waiting = [a for a in publish.load_assignments(course)
-               if a.student not in publish.read_published(course.published_path)]
+    assignments = publish.load_assignments(course)
+    publish.check_roster(course, assignments)  # a changed roster: its one line before any progress
+    waiting = [a for a in assignments if a.student not in publish.read_published(course.published_path)]
     with Progress("publish", len(waiting), unit="repos") as shown:  # on stderr, with the time left
         def published(student: str) -> None:
             print(f"published {student}", flush=True)

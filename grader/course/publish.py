@@ -27,7 +27,7 @@ import git
 from solitaire.errors import UserError
 
 from . import hosts
-from .assign import load_assignments
+from .assign import Assignment, load_assignments
 from .config import CourseConfig
 from .gitutil import commit_all, git_error, init_bare, push, remote_branches
 from .lock import course_lock
@@ -157,6 +157,15 @@ def publish(
         return _publish(config, clock, writer, progress)
 
 
+def check_roster(config: CourseConfig, assignments: list[Assignment] | None = None) -> list[str]:
+    """The students assigned but no longer on the roster; :class:`~.roster_sync.RosterChanged`
+    (one line) when the roster changed in a way publish refuses (see :func:`refuse_if_changed`)."""
+    if assignments is None:
+        assignments = load_assignments(config)
+    roster, _ = read_roster(config.roster_path)
+    return refuse_if_changed(roster, assignments, str(config.roster_path)).removed
+
+
 def _publish(
     config: CourseConfig,
     clock: Clock,
@@ -165,8 +174,7 @@ def _publish(
 ) -> PublishReport:
     report = PublishReport()
     assignments = load_assignments(config)
-    roster, _ = read_roster(config.roster_path)
-    report.removed = refuse_if_changed(roster, assignments, str(config.roster_path)).removed
+    report.removed = check_roster(config, assignments)
     if writer is write_student_repo:  # the course's own terms in each README
         writer = functools.partial(write_student_repo, config=config)
     records = read_published(config.published_path)
