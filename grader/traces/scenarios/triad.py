@@ -23,9 +23,11 @@ from solitaire.state import State
 from ..build import Kit
 from ..builder import PLAYOUT, Rng, playout
 from .common import mine, near_won, scripted
+from .same_rank_piles import SameRankPiles
 from .seed001 import rulings
 
 PILES = tuple(f"t{i}" for i in range(1, 13))
+POSITIONS = SameRankPiles(PILES)
 SHUFFLED = {"shuffle_redeal": True}
 RANKS = (ACE, *range(6, KING + 1))
 FOUNDATIONS = tuple(f"f{i}" for i in range(1, 5))
@@ -47,78 +49,31 @@ def won_state(kit: Kit, rng: Rng, redeals: int, options: dict | None = None) -> 
     return kit.position("\n".join(lines), options)
 
 
-def scatter(state: State, card: Card, rng: Rng) -> bool:
-    """A pulled card goes onto a pile of fewer than three cards, on a same-rank top when one fits
-    (half the time), so that piles of one, two and three cards of mixed ranks form."""
-    open_piles = [p for p in PILES if len(state.piles[p]) < 3]
-    same = [p for p in open_piles if (top := state.piles[p].top) is not None and top.rank == card.rank]
-    if same and rng.below(2) == 0:
-        state.put(rng.choice(same), [card])
-    else:
-        state.put(rng.choice(open_piles), [card])
-    return True
-
-
-def _moves(kit: Kit, state: State) -> list[str]:
-    return [str(m) for m in engine.legal_moves(kit.variation, state)]
-
-
-def _blocked_by_three(state: State) -> str | None:
-    """A same-rank move refused only because its target holds three cards, or None."""
-    for source in PILES:
-        card = state.piles[source].top
-        if card is None or card.rank == ACE:
-            continue
-        for target in PILES:
-            top = state.piles[target].top
-            full = len(state.piles[target]) == 3
-            if target != source and top is not None and top.rank == card.rank and full:
-                return f"{source}>{target}"
-    return None
-
-
-def _ace_on_ace(state: State) -> str | None:
-    """An ace on top of a pile and another ace on top of a pile of fewer than three, or None."""
-    aces = [p for p in PILES if (top := state.piles[p].top) is not None and top.rank == ACE]
-    for source in aces:
-        for target in aces:
-            if target != source and len(state.piles[target]) < 3:
-                return f"{source}>{target}"
-    return None
-
-
-def _onto_dead(state: State) -> str | None:
-    """A move of a top card onto an emptied (dead) pile, or None."""
-    dead = [p for p in PILES if not state.piles[p].cards]
-    source = next((p for p in PILES if state.piles[p].cards), None)
-    return f"{source}>{dead[0]}" if dead and source else None
-
-
 def build(kit: Kit) -> None:
     for index, (pulls, redeals) in enumerate(((5, 2), (10, 1), (16, 0), (24, 2))):
-        near_won(kit, f"near-won-{index + 1}", won_state(kit, Rng(f"triad-won-{index}"), redeals), scatter,
-                 pulls, rulings=rulings("TR2", "TR3"), attempts=10, max_nodes=6000,
+        near_won(kit, f"near-won-{index + 1}", won_state(kit, Rng(f"triad-won-{index}"), redeals),
+                 POSITIONS.scatter, pulls, rulings=rulings("TR2", "TR3"), attempts=10, max_nodes=6000,
                  description=f"{pulls} cards off the foundations onto groups of one to three; the trace "
                  "plays a winning line found by search")
     for index, (pulls, redeals) in enumerate(((8, 2), (14, 1))):
         near_won(kit, f"near-won-shuffled-{index + 1}",
-                 won_state(kit, Rng(f"triad-shuffled-{index}"), redeals, SHUFFLED), scatter, pulls,
+                 won_state(kit, Rng(f"triad-shuffled-{index}"), redeals, SHUFFLED), POSITIONS.scatter, pulls,
                  rulings=rulings("TR2", "TR3", "TR4"), attempts=10, max_nodes=6000,
                  description=f"TR4 with shuffle_redeal=true (shuffle counters in the state): {pulls} cards "
                  "off the foundations; the trace plays a winning line")
-    near_won(kit, "public-near-won", won_state(kit, Rng("public"), 2), scatter, 6,
+    near_won(kit, "public-near-won", won_state(kit, Rng("public"), 2), POSITIONS.scatter, 6,
              rulings=rulings("TR2", "TR3"), public=True)
-    near_won(kit, "stripped", won_state(kit, Rng("triad-stripped"), 1), scatter, 6, strip=2,
+    near_won(kit, "stripped", won_state(kit, Rng("triad-stripped"), 1), POSITIONS.scatter, 6, strip=2,
              rulings=rulings("TR2"), attempts=12, max_nodes=6000,
              description="TR2: two foundations emptied completely, aces too: any ace starts an empty "
              "foundation, the six follows it, in suit")
 
     refused = {
-        "three-card-limit": (_blocked_by_three, rulings("TR3"),
+        "three-card-limit": (POSITIONS.blocked_by_three, rulings("TR3"),
                              "TR3 (TF3): a same-rank move onto a group of three cards is refused"),
-        "ace-on-ace": (_ace_on_ace, rulings("TR3"),
+        "ace-on-ace": (POSITIONS.ace_on_ace, rulings("TR3"),
                        "TR3 (TF3): an ace never goes onto a group, not even onto an ace"),
-        "dead-pile": (_onto_dead, rulings("TR3", "TR2"),
+        "dead-pile": (POSITIONS.onto_dead, rulings("TR3", "TR2"),
                       "TR3 (TF4), TR2 tightened: an empty group takes nothing"),
     }
     for name, (finder, ids, description) in refused.items():
