@@ -103,12 +103,9 @@ class Metternich(Variation):
         """
         ### BEGIN SOLUTION
         kind = self.kind(pile)
-        if kind in (STOCK, WASTE):
+        if kind in (STOCK, WASTE) or pile in self._disabled_columns(state):
             return count == 1
         if kind != TABLEAU:
-            return False
-        # one card may always move; only a run needs the (costlier) disabled check
-        if count != 1 and pile in self._disabled_columns(state):
             return False
         cards = state[pile].cards[-count:]
         return all(
