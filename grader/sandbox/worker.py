@@ -383,6 +383,16 @@ class SandboxWorker(Worker):
         finally:
             channel.reply_cap = cap
 
+    def kill(self) -> None:
+        """SIGKILL the running sandbox now (its PID namespace dies with it), without waiting: a
+        later :meth:`close` waits for the processes to end and cleans up."""
+        process = self._process
+        if process is not None and process.popen.poll() is None:
+            try:
+                os.killpg(process.popen.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+
     def close(self) -> None:
         if self.closed:
             return

@@ -229,11 +229,16 @@ class ZygoteWorkers:
         return _TraceWorker(worker, ahead=self.remaining >= len(self.workers))
 
     def close(self) -> None:
+        """Kill every sandbox now; wait for their processes to end and remove their cgroups and
+        files in a thread the suite's exit waits for (not a daemon), while the results are written
+        (nothing of the sandbox can reach them: they are outside its view)."""
         mark("closing")
         for launched in self._launched:
             launched.wait(timeout=self.factory.limits.startup_s)
-        self.factory.close()
+        for worker in self.workers:
+            worker.kill()
         self.finished.set()
+        threading.Thread(target=self.factory.close, name="sandbox-cleanup").start()
         mark("closed")
 
 
