@@ -14,8 +14,9 @@ is given: the sandbox runs it in a separate, isolated process.
 
 Every trace is replayed in a **fresh worker**: nothing the submission learnt
 while one trace was replayed (a state sent to resync it, say) survives into
-the next. Under bwrap one sandbox serves the whole submission and its zygote
-forks a fresh child per trace (:class:`ZygoteWorkers`, see
+the next. Under bwrap two sandboxes (``SOLITAIRE_SUITE_SANDBOXES``: one or two)
+serve the whole submission in turn, their zygotes forking a fresh child per trace,
+the next one readied while the other sandbox replays (:class:`ZygoteWorkers`, see
 :meth:`grader.sandbox.SandboxWorker.fresh`); under the other layers the next
 worker is launched in the background while a trace is replayed
 (:class:`WarmWorkers`), so the fresh start costs little wall time. A rule method that hung
