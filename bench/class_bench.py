@@ -3,6 +3,7 @@
     .venv/bin/python bench/class_bench.py --students 200                   # a whole course, end to end
     .venv/bin/python bench/class_bench.py --submissions 12                 # the grader alone, jobs 1 and 2
     .venv/bin/python bench/class_bench.py --submissions 24 --jobs 2 --mix reference
+    .venv/bin/python bench/class_bench.py --submissions 12 --jobs 2 --worker both   # the sandbox's price
 
 ``--students N`` (the course mode, :mod:`class_course`): a course of N
 simulated students with the demo's mix (``grader.course.demo``: references,
@@ -25,6 +26,11 @@ the ``sandbox`` grader (:func:`grader.grade.grade_submission`: hidden suite in
 its pytest subprocess, sandboxed worker, scoring, results.json). What the
 course path adds on top, in its parent process (writing the results store and
 the gradebook), is not measured here.
+
+``--worker local`` grades the same submissions with the in-process worker
+(trusted code only: the bench's references and starters), ``--worker both``
+runs local then sandbox for each ``--jobs`` value and prints the ratio of
+their wall times, the sandbox's price on a class.
 
 Reports wall seconds, submissions per minute and the projected time for
 ``--project`` submissions (linear: the pool keeps every core busy for a whole
@@ -49,6 +55,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from grader.course.worker import GradeOutcome, GradeTask, grade_one  # noqa: E402
+from grader.grade import grade_submission  # noqa: E402
 from grader.traces.build import HIDDEN_ROOT  # noqa: E402
 
 MIXES = ("reference", "starter")
@@ -70,12 +77,27 @@ def build(count: int, mix: list[str], holder: Path) -> list[GradeTask]:
     return tasks
 
 
-def grade_all(tasks: list[GradeTask], jobs: int) -> tuple[float, list[GradeOutcome]]:
-    """Grade ``tasks`` in a pool of ``jobs`` spawned processes (as ``course grade``); wall seconds."""
+def grade_local(task: GradeTask) -> GradeOutcome:
+    """:func:`grade_one` with the in-process worker instead of the sandbox (``--worker local``:
+    the bench's own trusted submissions only), for the sandbox's price on a class."""
+    started = time.monotonic()
+    out = Path(task.out_dir)
+    try:
+        out.mkdir(parents=True)
+        results = grade_submission(Path(task.submission), task.variation, out, worker="local",
+                                   timeout=task.timeout, points=task.points)
+        return GradeOutcome(task, results, "", time.monotonic() - started)
+    except Exception as error:  # noqa: BLE001 - as grade_one
+        return GradeOutcome(task, None, f"{type(error).__name__}: {error}", time.monotonic() - started)
+
+
+def grade_all(tasks: list[GradeTask], jobs: int, worker: str = "sandbox") -> tuple[float, list[GradeOutcome]]:
+    """Grade ``tasks`` in a pool of ``jobs`` spawned processes (as ``course grade``); wall seconds.
+    ``worker``: ``sandbox`` (:func:`grade_one`, the real grader) or ``local`` (:func:`grade_local`)."""
     context = multiprocessing.get_context("spawn")
     started = time.perf_counter()
     with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
-        outcomes = list(pool.map(grade_one, tasks))
+        outcomes = list(pool.map(grade_one if worker == "sandbox" else grade_local, tasks))
     return time.perf_counter() - started, outcomes
 
 
@@ -96,6 +118,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--mix", default="reference,starter",
                         help="comma-separated kinds, round robin: reference, starter")
     parser.add_argument("--project", type=int, default=200, help="project the time of this many")
+    parser.add_argument("--worker", choices=("sandbox", "local", "both"), default="sandbox",
+                        help="the grader's worker: sandbox (default, as course grade), local (in-process, "
+                             "the bench's trusted submissions only) or both, alternating per --jobs "
+                             "value (local first) with the sandbox / local ratio of the wall times")
     args = parser.parse_args(argv)
     if args.students is not None or args.prepared is not None:
         from class_course import run_course
@@ -112,26 +138,34 @@ def main(argv: list[str] | None = None) -> int:
     jobs_list = args.jobs or [1, 2]
     print(f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}; {args.submissions} submissions, "
           f"mix {'/'.join(mix)}")
-    print(f"{'jobs':>4} {'wall s':>8} {'per sub s':>10} {'sub/min':>8} {'median grade s':>15} "
+    workers = ["local", "sandbox"] if args.worker == "both" else [args.worker]
+    print(f"{'worker':>7} {'jobs':>4} {'wall s':>8} {'per sub s':>10} {'sub/min':>8} {'median grade s':>15} "
           f"{'max grade s':>12} {'projected ' + str(args.project):>15}")
     with tempfile.TemporaryDirectory(prefix="class-bench-") as temporary:
         for jobs in jobs_list:
-            holder = Path(temporary) / f"jobs{jobs}"
-            tasks = build(args.submissions, mix, holder)
-            wall, outcomes = grade_all(tasks, jobs)
-            failed = [o for o in outcomes if o.results is None]
-            for outcome in failed:
-                print(f"  {outcome.task.student}: grading failed: {outcome.error}")
-            seconds = [o.seconds for o in outcomes]
-            per = wall / len(tasks)
-            projected = per * args.project
-            print(f"{jobs:>4} {wall:>8.1f} {per:>10.2f} {60 / per:>8.1f} {statistics.median(seconds):>15.2f} "
-                  f"{max(seconds):>12.2f} {projected / 60:>11.1f} min", flush=True)
-            for kind in mix:
-                mine = [o.seconds for o in outcomes if f"-{kind}-" in o.task.student]
-                if mine:
-                    print(f"       {kind}: median {statistics.median(mine):.2f} s per submission "
-                          f"({len(mine)} graded)")
+            walls: dict[str, float] = {}
+            for worker in workers:
+                holder = Path(temporary) / f"{worker}-jobs{jobs}"
+                tasks = build(args.submissions, mix, holder)
+                wall, outcomes = grade_all(tasks, jobs, worker)
+                walls[worker] = wall
+                failed = [o for o in outcomes if o.results is None]
+                for outcome in failed:
+                    print(f"  {outcome.task.student}: grading failed: {outcome.error}")
+                seconds = [o.seconds for o in outcomes]
+                per = wall / len(tasks)
+                projected = per * args.project
+                median = statistics.median(seconds)
+                print(f"{worker:>7} {jobs:>4} {wall:>8.1f} {per:>10.2f} {60 / per:>8.1f} {median:>15.2f} "
+                      f"{max(seconds):>12.2f} {projected / 60:>11.1f} min", flush=True)
+                for kind in mix:
+                    mine = [o.seconds for o in outcomes if f"-{kind}-" in o.task.student]
+                    if mine:
+                        print(f"       {kind}: median {statistics.median(mine):.2f} s per submission "
+                              f"({len(mine)} graded)")
+            if len(walls) == 2:
+                print(f"       jobs {jobs}: sandbox / local wall {walls['sandbox'] / walls['local']:.2f}",
+                      flush=True)
     return 0
 
 

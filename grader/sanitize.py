@@ -31,6 +31,9 @@ DEFAULT_LIMIT = 500
 # width, BOM, tags), line/paragraph separators, private use, unassigned (and noncharacters).
 ESCAPED_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp", "Co", "Cn"})
 MULTILINE_KEPT = frozenset("\n\t")
+# The only ASCII characters escaped (all of category Cc); the rest of ASCII is kept as it is.
+_ASCII_ESCAPED = re.compile(r"[\x00-\x1f\x7f]")
+_ASCII_ESCAPED_MULTILINE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")  # \t and \n kept
 
 
 def _escape(char: str) -> str:
@@ -80,8 +83,13 @@ def text(value: object, limit: int = DEFAULT_LIMIT, *, multiline: bool = False) 
     """
     if limit < len(CUT) + 1:
         raise ValueError(f"limit must be at least {len(CUT) + 1}")
+    value = _as_str(value)
+    # Fast path (every answer of an honest worker): short ASCII with no control character to escape.
+    if len(value) <= limit and value.isascii():
+        if not (_ASCII_ESCAPED_MULTILINE if multiline else _ASCII_ESCAPED).search(value):
+            return value
     # Every character gives at least one output character: limit + 1 of them decide the cut.
-    pieces = _pieces(_as_str(value)[:limit + 1], multiline)
+    pieces = _pieces(value[:limit + 1], multiline)
     if sum(len(p) for p in pieces) <= limit:
         return "".join(pieces)
     room = limit - len(CUT)

@@ -7,6 +7,7 @@ result to the parent, which alone writes the results store and the gradebook.
 
 from __future__ import annotations
 
+import os
 import shutil
 import time
 from dataclasses import dataclass
@@ -49,6 +50,9 @@ def grade_one(task: GradeTask) -> GradeOutcome:
     """Grade one submission (runs in a worker process); never raises."""
     started = time.monotonic()
     out = Path(task.out_dir)
+    # The pool keeps every core busy with other submissions: one zygote sandbox per submission
+    # (a second, which hides the wait for each trace's fresh child, would only add CPU here).
+    os.environ.setdefault("SOLITAIRE_SUITE_SANDBOXES", "1")  # grader.suite.plugin.SANDBOXES_ENV
     try:
         if out.exists():
             shutil.rmtree(out)  # a run killed half-way may have left files

@@ -339,17 +339,28 @@ def _kill_others() -> None:
                 os.kill(pid, signal.SIGKILL)
             except OSError:
                 pass
-        while True:
-            try:
-                pid, _status = os.waitpid(-1, os.WNOHANG)
-            except ChildProcessError:
-                break
-            if pid == 0:
-                break
         if not others:
+            _reap(os.WNOHANG)
             return
-        time.sleep(0.001)
+        # wait for one of them to end rather than polling (dying takes the kernel a moment), then
+        # reap the rest that have ended; list again (a process may have forked before its kill)
+        if not _reap(0):
+            time.sleep(0.001)  # none is a child yet (an orphan on its way to this subreaper)
     raise RuntimeError("processes of the previous child would not die")
+
+
+def _reap(first_flags: int) -> bool:
+    """Reap ended children: the first wait with ``first_flags`` (0: block until one ends), the
+    others without blocking. Whether any child existed."""
+    flags = first_flags
+    while True:
+        try:
+            pid, _status = os.waitpid(-1, flags)
+        except ChildProcessError:
+            return flags != first_flags
+        if pid == 0:
+            return True
+        flags = os.WNOHANG
 
 
 def _wipe(directory: str) -> None:

@@ -22,11 +22,13 @@ import atexit
 import compileall
 import functools
 import hashlib
+import itertools
 import os
 import shutil
 import stat
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -160,8 +162,10 @@ class Submission:
         except RulesFileProblem as problem:
             self.problem = problem
             data = b""
-        self._work_count = 0
-        self._file_count = 0
+        # several workers of the submission may launch at once, each in its own thread
+        self._work_numbers = itertools.count(1)
+        self._file_numbers = itertools.count(1)
+        self._cgroups_lock = threading.Lock()
         self.cgroups: list = []  # WorkerCgroup of each launch not yet removed
         self.root = Path(tempfile.mkdtemp(prefix="solitaire-sandbox-"))
         try:
@@ -181,25 +185,28 @@ class Submission:
 
     def new_private_file(self, stem: str) -> Path:
         """A new empty file only the grader can read, removed with the submission."""
-        self._file_count += 1
-        path = self.root / f"{stem}-{self._file_count}"
+        path = self.root / f"{stem}-{next(self._file_numbers)}"
         os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY | os.O_NOFOLLOW, 0o600))
         return path
 
     def track_cgroup(self, group: object) -> None:
         """Remember a launch's cgroup, removed once the launch's processes are gone."""
-        self.cgroups.append(group)
+        with self._cgroups_lock:
+            self.cgroups.append(group)
 
     def release_cgroups(self, wait_s: float = 0.0, everything: bool = False) -> None:
         """Remove the cgroups whose processes have all ended (waiting up to ``wait_s`` for them).
         A launch's cgroup that its wrapper has not joined yet (:attr:`WorkerCgroup.joined`) is
         kept, unless ``everything``: another worker of the submission may be starting right now."""
-        self.cgroups = [g for g in self.cgroups if not ((everything or g.joined) and g.remove(wait_s))]
+        with self._cgroups_lock:
+            candidates = [g for g in self.cgroups if everything or g.joined]
+        removed = {id(g) for g in candidates if g.remove(wait_s)}  # (waits outside the lock)
+        with self._cgroups_lock:
+            self.cgroups = [g for g in self.cgroups if id(g) not in removed]
 
     def new_work_dir(self, uid: int | None) -> Path:
         """A fresh working directory owned by ``uid`` (when root), removed with the submission."""
-        self._work_count += 1
-        path = self.root / f"work-{self._work_count}"
+        path = self.root / f"work-{next(self._work_numbers)}"
         path.mkdir(mode=0o700)
         if uid is not None and os.geteuid() == 0:
             os.chown(path, uid, uid)

@@ -209,6 +209,7 @@ class SandboxWorker(Worker):
         self.load_output = ""  # what the last start printed before its first request (safe to show)
         self.launches = 0
         self._sent = 0  # the id of the last request sent to the current process
+        self._asked: _Process | None = None  # the zygote whose next child fresh_ahead() asked for
         self.closed = False
 
     # -- public API -------------------------------------------------------------
@@ -233,6 +234,8 @@ class SandboxWorker(Worker):
     def request(self, message: dict[str, Any]) -> dict[str, Any]:
         if self.closed:
             raise RuntimeError("this SandboxWorker is closed")
+        if self._asked is not None:  # the child that served the last requests is being replaced
+            self.fresh()
         if message.get("op") == "batch":
             return self._batch(message)
         started = time.monotonic()
@@ -318,23 +321,45 @@ class SandboxWorker(Worker):
             self.launch()
             return
         started = time.monotonic()
+        asked, self._asked = self._asked is process, None
         try:
-            if not self._fresh_child(process, started):
+            if not self._fresh_child(process, started, asked):
                 log.warning("sandbox: the zygote gave no fresh child; restarting the sandbox")
                 self._stop()
                 self.launch()
         finally:
             self.budget.charge(started)
 
-    def _fresh_child(self, process: _Process, started: float) -> bool:
-        """Ask the zygote for a child and read its handshake; False if the zygote failed."""
+    def fresh_ahead(self) -> None:
+        """Ask the zygote for the next fresh child now, without waiting for it (bwrap only).
+
+        The zygote kills the current child (so call this once it has served its trace), wipes
+        what it left and starts the next one while this side does other work; the next
+        :meth:`fresh` only reads the new child's handshake, and a request sent before that
+        calls :meth:`fresh` first. Same steps in the same order as :meth:`fresh`, started earlier.
+        Does nothing where :meth:`fresh` would restart the sandbox anyway.
+        """
+        process = self._process
+        if (self.closed or process is None or process.control_fd is None or self.load_failure is not None
+                or self._asked is process):
+            return
+        try:
+            process.ask_child()
+        except OSError:
+            return  # the zygote is gone: the next fresh() restarts the sandbox
+        self._asked = process
+
+    def _fresh_child(self, process: _Process, started: float, asked: bool = False) -> bool:
+        """Ask the zygote for a child (unless :meth:`fresh_ahead` did) and read its handshake;
+        False if the zygote failed."""
         deadline = started + min(self.limits.startup_s, self.budget.remaining())
         budget_bound = self.budget.remaining() < self.limits.startup_s
         channel = process.channel
         channel.buffer = bytearray()
         self._sent = 0
         try:
-            process.ask_child()
+            if not asked:
+                process.ask_child()
             if not self._child_ready(channel, process.nonce, deadline):
                 return False
         except (OSError, Broken):
@@ -357,6 +382,16 @@ class SandboxWorker(Worker):
                     return True
         finally:
             channel.reply_cap = cap
+
+    def kill(self) -> None:
+        """SIGKILL the running sandbox now (its PID namespace dies with it), without waiting: a
+        later :meth:`close` waits for the processes to end and cleans up."""
+        process = self._process
+        if process is not None and process.popen.poll() is None:
+            try:
+                os.killpg(process.popen.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
 
     def close(self) -> None:
         if self.closed:
@@ -511,6 +546,7 @@ class SandboxWorker(Worker):
         (so that its own exit status can be reported).
         """
         process, self._process = self._process, None
+        self._asked = None
         if process is None:
             return None
         popen = process.popen

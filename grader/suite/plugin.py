@@ -14,8 +14,9 @@ is given: the sandbox runs it in a separate, isolated process.
 
 Every trace is replayed in a **fresh worker**: nothing the submission learnt
 while one trace was replayed (a state sent to resync it, say) survives into
-the next. Under bwrap one sandbox serves the whole submission and its zygote
-forks a fresh child per trace (:class:`ZygoteWorkers`, see
+the next. Under bwrap two sandboxes (``SOLITAIRE_SUITE_SANDBOXES``: one or two)
+serve the whole submission in turn, their zygotes forking a fresh child per trace,
+the next one readied while the other sandbox replays (:class:`ZygoteWorkers`, see
 :meth:`grader.sandbox.SandboxWorker.fresh`); under the other layers the next
 worker is launched in the background while a trace is replayed
 (:class:`WarmWorkers`), so the fresh start costs little wall time. A rule method that hung
@@ -27,6 +28,7 @@ from __future__ import annotations
 import json
 import os
 import threading
+import time
 from collections import Counter
 from dataclasses import asdict
 from pathlib import Path
@@ -37,6 +39,19 @@ import pytest
 from solitaire.protocol import LocalWorker, Worker, WorkerError
 from solitaire.replay import Check, Summary, WorkerSource, planned, replay
 from solitaire.traces import load_dir
+
+#: when set, a file the suite writes its timeline to at the end (bench/sandbox_profile.py)
+PROFILE_ENV = "SOLITAIRE_SUITE_PROFILE"
+_timeline: list[tuple[str, float]] = []
+
+
+def mark(event: str) -> None:
+    """Note when ``event`` happened (wall clock), for the profile of a grade; cheap when unused."""
+    if PROFILE_ENV in os.environ:
+        _timeline.append((event, time.time()))
+
+
+mark("plugin imported")
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -59,6 +74,7 @@ class Collector:
 
     def run(self, trace: dict[str, Any], worker: WorkerSource) -> list[Check]:
         """Replay ``trace``; checks it could not make (a test timeout) count as failed."""
+        mark("trace begins")
         made: Counter[str] = Counter()
         failed: list[Check] = []
         finished = False
@@ -80,6 +96,7 @@ class Collector:
                                                "the checks left in this trace", message=message, kind="lost"))
             self.traces[trace["name"]] = {"status": status, "failed": len(failed),
                                           "checks": sum(made.values())}
+            mark("trace ends")
         return failed
 
 
@@ -92,6 +109,7 @@ def _collector(config: pytest.Config) -> Collector:
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    mark("configure")
     _collector(config)
     if config.getoption("--solitaire-submission", None) and config.getoption(
         "--solitaire-worker", None
@@ -110,22 +128,32 @@ def _prelaunch(config: pytest.Config) -> None:
     from grader.sandbox.worker import ZYGOTE_LAYERS
 
     factory = sandbox_factory(config.getoption("--solitaire-submission"), hidden_paths=hidden)
-    kind = ZygoteWorkers if factory.layer in ZYGOTE_LAYERS else WarmWorkers
-    config._solitaire_warm = kind(factory)  # type: ignore[attr-defined]
+    mark("factory made")
+    if factory.layer in ZYGOTE_LAYERS:
+        config._solitaire_warm = ZygoteWorkers(factory, sandboxes_wanted())  # type: ignore[attr-defined]
+    else:
+        config._solitaire_warm = WarmWorkers(factory)  # type: ignore[attr-defined]
 
 
 class _TraceWorker(Worker):
     """The shared sandboxed worker as one trace sees it: the replay's close at the end of the
-    trace must not close the sandbox (the next trace gets a fresh child of it instead)."""
+    trace must not close the sandbox (the next trace gets a fresh child of it instead).
 
-    def __init__(self, worker: Any) -> None:
+    ``ahead``: whether another child will be asked for after this one (more traces to come):
+    then closing asks the zygote for it at once (:meth:`~grader.sandbox.SandboxWorker.fresh_ahead`),
+    so that killing this child, wiping and starting the next overlap this side's own work."""
+
+    def __init__(self, worker: Any, ahead: bool = False) -> None:
         self._worker = worker
+        self._ahead = ahead
 
     def request(self, message: dict[str, Any]) -> dict[str, Any]:
         return self._worker.request(message)  # type: ignore[no-any-return]
 
     def close(self) -> None:
-        """Nothing: the sandbox stays for the next trace."""
+        """The sandbox stays for the next trace (whose child is asked for now, if one will come)."""
+        if self._ahead:
+            self._worker.fresh_ahead()
 
 
 def _launch_in_background(worker: Any, finished: threading.Event) -> threading.Event:
@@ -138,6 +166,7 @@ def _launch_in_background(worker: Any, finished: threading.Event) -> threading.E
             worker.launch()
         except Exception:  # noqa: BLE001 - kept by the worker, raised at first use
             pass
+        mark("launched")
         launched.set()
         # The worker dies with the thread that started it (bwrap --die-with-parent uses
         # PR_SET_PDEATHSIG, which follows the parent *thread*): stay alive until the end.
@@ -147,36 +176,71 @@ def _launch_in_background(worker: Any, finished: threading.Event) -> threading.E
     return launched
 
 
-class ZygoteWorkers:
-    """One sandboxed worker for the whole submission; each call gives a fresh child of it.
+#: how many sandboxes serve the traces of one submission in turn under bwrap (1 or 2; default 2)
+SANDBOXES_ENV = "SOLITAIRE_SUITE_SANDBOXES"
 
-    The sandbox is launched in the background while pytest collects the traces; its first
-    child serves the first trace, every later call asks the zygote for a new child
+
+def sandboxes_wanted() -> int:
+    """How many zygote sandboxes a submission gets: ``SOLITAIRE_SUITE_SANDBOXES`` (1 or 2), else 2."""
+    value = os.environ.get(SANDBOXES_ENV, "2").strip()
+    return 1 if value == "1" else 2
+
+
+class ZygoteWorkers:
+    """Zygote sandboxes (bwrap) for the whole submission; each call gives a fresh child of one.
+
+    With two sandboxes (the default, :func:`sandboxes_wanted`) the traces alternate between
+    them: while a child of one replays trace N, the other sandbox's zygote kills the child of
+    trace N - 1, wipes what it left and starts the child for trace N + 1, which loads the rules
+    file meanwhile; the replay rarely waits for a child. The two sandboxes are as separate from
+    each other as the sandboxes of two submissions graded side by side (each its own PID, IPC,
+    network and mount namespaces, ``/tmp``, uid and cgroup), and within each the next child
+    finds nothing of the last (docs/security.md, "The zygote"). With one sandbox the next
+    child is asked for as soon as a trace ends.
+
+    The sandboxes are launched in the background while pytest collects the traces; each
+    first child serves a first trace, every later call asks that zygote for a new child
     (:meth:`~grader.sandbox.SandboxWorker.fresh`: a full restart if the zygote fails).
     """
 
-    def __init__(self, factory: Any) -> None:
+    def __init__(self, factory: Any, sandboxes: int = 1) -> None:
         self.factory = factory
         self.finished = threading.Event()
-        self.worker = factory()
-        self._launched = _launch_in_background(self.worker, self.finished)
-        self._used = False
+        self.workers = [factory() for _ in range(sandboxes)]
+        self._launched = [_launch_in_background(worker, self.finished) for worker in self.workers]
+        self._used = [False] * sandboxes
+        self._turn = 0
+        self.remaining = 1  # traces still to replay (set once collected): children are asked ahead
 
     def __call__(self) -> Worker:
-        """The worker with a child that has served no trace yet."""
-        self._launched.wait()
-        if self._used:
+        """A worker whose current child has served no trace yet (the sandboxes in turn)."""
+        mark("child asked")
+        index, self._turn = self._turn, (self._turn + 1) % len(self.workers)
+        worker = self.workers[index]
+        self._launched[index].wait()
+        self.remaining -= 1
+        if self._used[index]:
             try:
-                self.worker.fresh()
+                worker.fresh()
             except WorkerError:
                 pass  # a load failure, a spent budget: raised again at the first request
-        self._used = True
-        return _TraceWorker(self.worker)
+        mark("child ready")
+        self._used[index] = True
+        # this sandbox serves again after the others have served one trace each
+        return _TraceWorker(worker, ahead=self.remaining >= len(self.workers))
 
     def close(self) -> None:
-        self._launched.wait(timeout=self.factory.limits.startup_s)
-        self.factory.close()
+        """Kill every sandbox now; wait for their processes to end and remove their cgroups and
+        files in a thread the suite's exit waits for (not a daemon), while the results are written
+        (nothing of the sandbox can reach them: they are outside its view)."""
+        mark("closing")
+        for launched in self._launched:
+            launched.wait(timeout=self.factory.limits.startup_s)
+        for worker in self.workers:
+            worker.kill()
         self.finished.set()
+        threading.Thread(target=self.factory.close, name="sandbox-cleanup").start()
+        mark("closed")
 
 
 class WarmWorkers:
@@ -245,6 +309,7 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if variation and any(t["variation"] != variation for t in traces):
         raise pytest.UsageError(f"the traces are not all of {variation}")
     metafunc.parametrize("trace", traces, ids=[t["name"] for t in traces])
+    mark("collected")
     warm = getattr(config, "_solitaire_warm", None)
     if warm is not None:
         warm.remaining = len(traces)
@@ -300,6 +365,9 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     path = session.config.getoption("--solitaire-results")
     if path:
         write_results(Path(path), _collector(session.config), session.config)
+    mark("results written")
+    if PROFILE_ENV in os.environ:
+        Path(os.environ[PROFILE_ENV]).write_text(json.dumps(_timeline), encoding="utf-8")
 
 
 def _sandbox_facts(config: pytest.Config) -> dict[str, Any]:

@@ -63,6 +63,18 @@ def test_text_examples(raw, shown):
     assert sanitize.text(raw) == shown
 
 
+@pytest.mark.parametrize("multiline", [False, True])
+def test_the_ascii_fast_path_escapes_as_the_per_character_path(multiline):
+    """Short ASCII text skips the per-character scan: every ASCII character, alone and among others,
+    must come out as the scan makes it, and text one character over the limit is still cut."""
+    for point in range(128):
+        for value in (chr(point), f"ab{chr(point)}cd"):
+            expected = "".join(sanitize._pieces(value, multiline))
+            assert sanitize.text(value, multiline=multiline) == expected, point
+    assert sanitize.text("x" * 20, 20, multiline=multiline) == "x" * 20
+    assert sanitize.text("x" * 21, 20, multiline=multiline) == "x" * 11 + sanitize.CUT
+
+
 def test_text_keeps_lines_when_asked_and_cuts_visibly():
     assert sanitize.text("a\nb\tc\r\n", multiline=True) == "a\nb\tc\\x0d\n"
     long = sanitize.text("x" * 1000, 100)

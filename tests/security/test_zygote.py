@@ -15,7 +15,8 @@ import time
 import pytest
 from security_support import ATTACKS, DEALT
 
-from grader.sandbox import Limits, SandboxWorker
+from grader.sandbox import Limits, SandboxFactory, SandboxWorker
+from grader.suite.plugin import ZygoteWorkers
 from solitaire.protocol import WorkerError
 
 pytestmark = pytest.mark.skipif(shutil.which("bwrap") is None, reason="the zygote runs under bwrap only")
@@ -60,7 +61,7 @@ def _plant():
         os._exit(0)
     os.close(write_end)
     background = int(os.read(read_end, 32))
-    _report(segment=segment, queue=queue, background=background, zygote=os.getppid())
+    _report(segment=segment, queue=queue, background=background, zygote=os.getppid(), uid=os.getuid())
 
 
 def _look():
@@ -72,7 +73,8 @@ def _look():
     with open("/proc/sysvipc/shm") as table:
         segments = table.read().splitlines()[1:]
     _report(files=sorted(os.listdir("/tmp")), cwd=sorted(os.listdir(os.getcwd())), segments=segments,
-            others=others, shmget=_libc.shmget(SHM_KEY, 4096, 0o600), queue=_mq_open(0), zygote=zygote)
+            others=others, shmget=_libc.shmget(SHM_KEY, 4096, 0o600), queue=_mq_open(0), zygote=zygote,
+            uid=os.getuid())
 
 
 def _attack_zygote():
@@ -195,3 +197,54 @@ def test_a_stale_handshake_is_not_taken_for_the_next_childs(worker):
     assert worker.load_failure is None
     assert worker.launches == 1  # taken by the zygote path, not hidden by a full restart
     assert _probe(worker, 2)["others"] == []
+
+
+def test_a_child_asked_ahead_finds_nothing_either(worker):
+    """fresh_ahead() (the suite asks for the next trace's child as a trace ends) kills, wipes and
+    forks as fresh() does; a request sent before fresh() goes to the new child, not the old one."""
+    planted = _probe(worker, 1)
+    assert _probe(worker, 2)["files"]  # the planted files are there until the next child
+    worker.fresh_ahead()
+    worker.fresh_ahead()  # asking twice starts one child, not two
+    worker.fresh()
+    after = _probe(worker, 2)
+    assert worker.launches == 1 and after["zygote"] == planted["zygote"]
+    assert after["files"] == [] and after["cwd"] == []
+    assert after["segments"] == [] and after["shmget"] == -1 and after["queue"] == -1
+    assert after["others"] == []
+    _probe(worker, 1)
+    worker.fresh_ahead()
+    after = _probe(worker, 2)  # no fresh(): the request itself waits for the new child
+    assert worker.launches == 1 and after["files"] == [] and after["others"] == []
+
+
+def test_the_two_sandboxes_of_a_submission_share_nothing(tmp_path, isolation):
+    """The suite's two sandboxes serve the traces in turn: while a child of one holds files, a
+    segment, a queue and a detached process, a child of the other finds none of them; and the
+    first sandbox's next child (asked for ahead as the trace ended) finds nothing either."""
+    if isolation.name != "bwrap":
+        pytest.skip("the zygote runs under bwrap only")
+    rules = tmp_path / "scorpion.py"
+    rules.write_text((ATTACKS / "_prelude.py").read_text() + "\n" + PROBE)
+    factory = SandboxFactory(rules, LIMITS)
+    workers = ZygoteWorkers(factory, sandboxes=2)
+    workers.remaining = 4
+    try:
+        first = workers()
+        planted = _probe(first, 1)
+        assert _probe(first, 2)["files"]  # still there in this sandbox
+        second = workers()  # the other sandbox, while the first child and its sleeper live
+        seen = _probe(second, 2)
+        assert seen["files"] == [] and seen["cwd"] == [] and seen["others"] == []
+        assert seen["segments"] == [] and seen["shmget"] == -1 and seen["queue"] == -1
+        if isolation.as_root:
+            assert seen["uid"] != planted["uid"]  # a uid of its own: no signal reaches the other
+        first.close()  # asks the first sandbox for its next child now
+        second.close()
+        third = workers()  # the first sandbox again: a fresh child
+        after = _probe(third, 2)
+        assert after["files"] == [] and after["cwd"] == [] and after["others"] == []
+        assert after["segments"] == [] and after["shmget"] == -1 and after["queue"] == -1
+        assert [worker.launches for worker in workers.workers] == [1, 1]  # no full restart
+    finally:
+        workers.close()
