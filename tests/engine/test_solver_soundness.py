@@ -116,3 +116,20 @@ def test_scorpion_runs_deals_proved_lost_are_lost():
             assert solve(variation, state, budget=LIMIT).outcome == truth
             agreed += 1
     assert agreed >= 10
+
+
+@pytest.mark.slow
+def test_a_bismarck_deal_proved_lost_is_lost_without_hints():
+    """Deal 82 of Bismarck with ``same_suit`` is proved lost in a few thousand states; the
+    solver without its safe move and without interchangeable piles agrees (about 21,500
+    states; a minute on a loaded machine, hence slow: the test above stays in the default run)."""
+
+    variation = catalog.load("bismarck")
+
+    class NoHints(type(variation)):  # type: ignore[misc]
+        def safe_move(self, state: State) -> None:
+            return None
+
+    state = new_game(variation, 82, variation.resolve_options({"same_suit": True}))
+    assert solve(variation, state, budget=10_000).outcome == LOST
+    assert solve(NoHints(), state, budget=100_000, symmetric=False).outcome == LOST
