@@ -133,3 +133,31 @@ def test_a_bismarck_deal_proved_lost_is_lost_without_hints():
     state = new_game(variation, 82, variation.resolve_options({"same_suit": True}))
     assert solve(variation, state, budget=10_000).outcome == LOST
     assert solve(NoHints(), state, budget=100_000, symmetric=False).outcome == LOST
+
+
+@pytest.mark.parametrize("name,options,seed", [(c[0], c[1], c[2]) for c in CASES],
+                         ids=[f"{c[0]}-{c[1] or 'default'}" for c in CASES])
+def test_exchanging_interchangeable_piles_changes_neither_key_nor_moves(name, options, seed):
+    """Along a won line, wherever the hint names a kind, exchanging two piles of it gives
+    the same solver key, the same hint answer and as many legal moves (renamed)."""
+    from solitaire.solver import state_key
+
+    variation = catalog.load(name)
+    key = state_key(variation)
+    rng = SplitMix64(seed)
+    exchanged = 0
+    for state in won_line(variation, seed, options)[::4]:
+        for kind in variation.interchangeable_in(state):
+            piles = list(variation.piles(kind))
+            rng.shuffle(piles)
+            first, second = piles[:2]
+            if state[first] == state[second]:
+                continue
+            other = state.copy()
+            other.set_pile(first, state[second])
+            other.set_pile(second, state[first])
+            assert variation.interchangeable_in(other) == variation.interchangeable_in(state)
+            assert key(other) == key(state)
+            assert len(legal_moves(variation, other)) == len(legal_moves(variation, state))
+            exchanged += 1
+    assert exchanged >= 3
