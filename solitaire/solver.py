@@ -13,21 +13,26 @@ legal moves) at a time in turn:
   most cards on the foundations, then the fewest cards lying above the cards
   the foundations take next, and face down.
 
-Both keep a table of the states they have expanded (a transposition table on
-:func:`state_key`) and never expand a state twice, and both play a variation's
-:meth:`~Variation.safe_move` without alternatives when it offers one. The first
-search to finish decides; the budget bounds the expansions of both together.
+The two share one transposition table (on :func:`state_key`): a search
+*claims* a state when it commits to expanding it (the depth-first search when
+it steps into it, the best-first search when it takes it off its open list)
+and skips a state another search has claimed, so no state's subtree is
+searched twice. Both play a variation's :meth:`~Variation.safe_move` without
+alternatives when it offers one. A win found by either decides; a loss needs
+both searches to have run out of states (see :func:`solve`); the budget
+bounds the expansions of both together.
 
 The answer is honest: ``won`` with the move list (replayable with
-:func:`solitaire.engine.apply`), ``lost`` when a search expanded every state it
-could reach without a win (a proof: safe moves never turn a winnable position
-into a lost one), ``undecided`` when the budget ran out first.
+:func:`solitaire.engine.apply`), ``lost`` when every state reachable from the
+start was expanded without a win (a proof: safe moves never turn a winnable
+position into a lost one), ``undecided`` when the budget ran out first.
 
 Piles of the kinds a variation declares ``interchangeable`` (a solver hint:
-foundations with no fixed suit, free cells that are alike) may trade places,
-so two states that differ only by their order are the same position to the
-solver. A variation that declares none gets none; ``solve(..., symmetric=False)``
-ignores the hint.
+foundations with no fixed suit, free cells that are alike), or that its
+:meth:`~Variation.interchangeable_in` hint names for a state, may trade
+places, so two states that differ only by their order are the same position
+to the solver. A variation that declares none gets none;
+``solve(..., symmetric=False)`` ignores the hint.
 """
 
 from __future__ import annotations
@@ -70,28 +75,62 @@ def _pile_order(pile: Pile) -> tuple[int, tuple[Card, ...], int]:
 
 def state_key(variation: Variation, symmetric: bool = True) -> Key:
     """A function giving each state a hashable key, equal for states that are the same
-    position: with ``symmetric``, the piles of each interchangeable kind in any order."""
-    names = variation.layout.names
-    groups = [
-        tuple(index for index, name in enumerate(names) if variation.layout.by_name[name].kind == kind)
-        for kind in (variation.interchangeable if symmetric else ())
-    ]
-    groups = [group for group in groups if len(group) > 1]
-    if not groups:
+    position: with ``symmetric``, the piles of each interchangeable kind in any order
+    (the kinds :meth:`Variation.interchangeable_in` names for the state)."""
+    if not symmetric:
         return State.key
-    grouped = {index for group in groups for index in group}
-    ungrouped = tuple(index for index in range(len(names)) if index not in grouped)
+    names = variation.layout.names
+    per_state = type(variation).interchangeable_in is not Variation.interchangeable_in
+    layouts: dict[tuple[str, ...], tuple[tuple[int, ...], tuple[tuple[int, ...], ...]] | None] = {}
 
-    def key(state: State) -> Hashable:
+    def grouping(kinds: tuple[str, ...]) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]] | None:
+        found = layouts.get(kinds, ())
+        if found != ():
+            return found  # type: ignore[return-value]
+        groups = [
+            tuple(index for index, name in enumerate(names) if variation.layout.by_name[name].kind == kind)
+            for kind in kinds
+        ]
+        groups = [group for group in groups if len(group) > 1]
+        grouped = {index for group in groups for index in group}
+        ungrouped = tuple(index for index in range(len(names)) if index not in grouped)
+        result = (ungrouped, tuple(groups)) if groups else None
+        layouts[kinds] = result
+        return result
+
+    if not per_state:
+        fixed = grouping(tuple(variation.interchangeable))
+        if fixed is None:
+            return State.key
+        ungrouped, groups = fixed
+
+        def key(state: State) -> Hashable:
+            piles = tuple(state.piles.values())
+            return (
+                state.phase,
+                tuple(sorted(state.counters.items())),
+                tuple(piles[index] for index in ungrouped),
+                tuple(tuple(sorted((piles[index] for index in group), key=_pile_order)) for group in groups),
+            )
+
+        return key
+
+    def key_in_state(state: State) -> Hashable:
+        kinds = tuple(variation.interchangeable_in(state))
+        found = grouping(kinds)
+        if found is None:
+            return (kinds, State.key(state))
+        ungrouped, groups = found
         piles = tuple(state.piles.values())
         return (
+            kinds,
             state.phase,
             tuple(sorted(state.counters.items())),
             tuple(piles[index] for index in ungrouped),
             tuple(tuple(sorted((piles[index] for index in group), key=_pile_order)) for group in groups),
         )
 
-    return key
+    return key_in_state
 
 
 # -- move order ----------------------------------------------------------------------
@@ -137,9 +176,10 @@ def ordered_moves(variation: Variation, state: State) -> list[Move]:
 Search = Generator[None, None, tuple[str, list[Move]]]
 
 
-def depth_first(variation: Variation, state: State, key: Key) -> Search:
-    """Depth-first search in the order of :func:`ordered_moves`."""
-    expanded = {key(state)}
+def depth_first(variation: Variation, state: State, key: Key, claimed: set[Hashable]) -> Search:
+    """Depth-first search in the order of :func:`ordered_moves`; it claims a state (adds
+    its key to ``claimed``) when it steps into it and skips the states already claimed."""
+    claimed.add(key(state))
     path: list[Move] = []
     stack = [(state, iter(ordered_moves(variation, state)))]
     yield
@@ -153,9 +193,9 @@ def depth_first(variation: Variation, state: State, key: Key) -> Search:
             continue
         child = apply_unchecked(variation, current, move)
         child_key = key(child)
-        if child_key in expanded:
+        if child_key in claimed:
             continue
-        expanded.add(child_key)
+        claimed.add(child_key)
         path.append(move)
         if variation.is_won(child):
             return WON, path
@@ -229,14 +269,15 @@ class _Promise:
         return score
 
 
-def best_first(variation: Variation, state: State, key: Key) -> Search:
+def best_first(variation: Variation, state: State, key: Key, claimed: set[Hashable]) -> Search:
     """Best-first search on :class:`_Promise`, ties in the order the states were reached.
 
     The open list holds (promise, tick, parent, move, path): a child state is made
-    again when it is taken out, so only expanded states stay in memory.
+    again when it is taken out, so only expanded states stay in memory. The start is
+    expanded even when claimed (expanding a state twice costs time, never soundness);
+    any other state is claimed when taken out, or skipped if already claimed.
     """
     promise = _Promise(variation)
-    expanded: set[Hashable] = set()
     tick = count()
     frontier: list[tuple[int, int, State, Move | None, object]] = [
         (promise(state), next(tick), state, None, None)
@@ -245,15 +286,15 @@ def best_first(variation: Variation, state: State, key: Key) -> Search:
         _, _, parent, move, path = heapq.heappop(frontier)
         current = parent if move is None else apply_unchecked(variation, parent, move)
         current_key = key(current)
-        if current_key in expanded:
+        if move is not None and current_key in claimed:
             continue
-        expanded.add(current_key)
+        claimed.add(current_key)
         safe = variation.safe_move(current)
         moves = [safe] if safe is not None else legal_moves(variation, current)
         yield
         for child_move in moves:
             child = apply_unchecked(variation, current, child_move)
-            if key(child) in expanded:
+            if key(child) in claimed:
                 continue
             child_path: object = (child_move, path)
             if variation.is_won(child):
@@ -273,23 +314,37 @@ def _unwind(path: object) -> list[Move]:
 
 
 def solve(variation: Variation, state: State, budget: int = 100_000, symmetric: bool = True) -> Solution:
-    """Search from ``state`` for a win, expanding at most ``budget`` states in all."""
+    """Search from ``state`` for a win, expanding at most ``budget`` states in all.
+
+    The two searches take turns, one expansion each, and share the table of claimed
+    states. ``lost`` is returned only when both have run out of states: then every
+    claimed state has been expanded, and every successor of an expanded state (under
+    the safe-move rule: its safe move alone, else every legal move) was either a win
+    (none was, or the answer would be ``won``) or claimed, by the search that expanded
+    it or by the other; the start is claimed, so the claimed states are every state
+    reachable from the start. When one search has run out, the other runs alone.
+    """
     started = time.perf_counter()
     if variation.is_won(state):
         return Solution(WON, [], 0, time.perf_counter() - started)
     key = state_key(variation, symmetric)
-    searches = [depth_first(variation, state, key), best_first(variation, state, key)]
+    claimed: set[Hashable] = set()
+    searches = [depth_first(variation, state, key, claimed), best_first(variation, state, key, claimed)]
     nodes = 0
-    while True:
-        for search in searches:
+    while searches:
+        for search in list(searches):
             try:
                 next(search)
             except StopIteration as finished:
                 outcome, moves = finished.value
-                return Solution(outcome, moves, nodes, time.perf_counter() - started)
+                if outcome == WON:
+                    return Solution(WON, moves, nodes, time.perf_counter() - started)
+                searches.remove(search)
+                continue
             nodes += 1
             if nodes >= budget:
                 return Solution(UNDECIDED, [], nodes, time.perf_counter() - started)
+    return Solution(LOST, [], nodes, time.perf_counter() - started)
 
 
 # -- a helper for Variation.safe_move ------------------------------------------------

@@ -162,7 +162,15 @@ class Variation:
         state.counters["shuffle_seed"] = seed
         state.counters["shuffles"] = 0
 
-    # -- solver hint (not a rule; never graded) -----------------------------
+    # -- solver hints (not rules; never graded) ----------------------------
+    def interchangeable_in(self, state: State) -> tuple[str, ...]:
+        """The kinds of pile whose piles may trade places in ``state`` without changing
+        the game (the solver treats two such states as one position): by default the
+        class's ``interchangeable``. Override it when a kind is interchangeable only in
+        some states (tableau piles once the deal that fills them in order is over); the
+        answer must be the same for two states that differ only by such an exchange."""
+        return self.interchangeable
+
     def safe_move(self, state: State) -> Move | None:
         """A move the solver may play without searching alternatives, because it can
         never make a winnable position unwinnable; None when there is none (the default)."""

@@ -77,7 +77,7 @@ def metternich_near_won() -> str:
 
 
 # Deals the solver wins within the budget (checked by the test itself).
-WON_DEALS = {"bismarck": 1, "napoleons_square": 1, "double_fives": 2, "indian": 1}
+WON_DEALS = {"bismarck": 1, "napoleons_square": 1, "double_fives": 2, "indian": 9}
 NEAR_WON = {"scorpion": scorpion_near_won, "metternich": metternich_near_won}
 
 

@@ -131,7 +131,7 @@ def test_variations_shows_the_figures_flags_zero_and_says_not_measured(capsys):
     assert "moves=runs (default): won 0.0% of 1000 deals (95% 0.0%..0.4%), undecided 0.0%, budget 20,000" \
         in scorpion
     assert "UNWINNABLE: every one of the 1000 deals tried was proved lost" in scorpion
-    assert "reproduce: solitaire winnability scorpion --deals 1000 --budget 20000 --jobs 2" in scorpion
+    assert "reproduce: solitaire winnability scorpion --deals 1000 --budget 20000 --jobs 1" in scorpion
     assert "strict_protection=true: not measured" in out
 
 
