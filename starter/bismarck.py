@@ -38,7 +38,9 @@ class Bismarck(Variation):
         numbered(FOUNDATION, FOUNDATIONS),
         numbered(CELL, FREE_CELLS, capacity=1),
     )
-    interchangeable = (FOUNDATION, CELL)  # solver hint: no fixed suits, cells alike (B4)
+    # solver hint: no fixed suits, cells alike (B4); rows alike too: they differ only in
+    # where B1 deals them, and no rule of play names a row (B2, B5, B6)
+    interchangeable = (FOUNDATION, CELL, TABLEAU)
     options = (
         Option(
             "same_suit",

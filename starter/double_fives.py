@@ -63,7 +63,9 @@ class DoubleFives(Variation):
         single(STOCK),
         single(WASTE),
     )
-    interchangeable = (FOUNDATION,)  # solver hint: foundations have no fixed suit
+    # solver hint: foundations have no fixed suit; columns are alike: left and right
+    # matter only to the deal (D1), and no rule of play names a column (D3, D4)
+    interchangeable = (FOUNDATION, TABLEAU)
 
     def deal(self, state: State, cards: Sequence[Card]) -> None:
         """D1: pack A is ``cards[0:52]``, pack B ``cards[52:104]``.

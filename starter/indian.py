@@ -158,6 +158,17 @@ class Indian(Variation):
         # YOUR CODE HERE
         raise NotImplementedError()
 
+    def interchangeable_in(self, state: State) -> tuple[str, ...]:
+        """Solver hint, not a rule (never graded): once the stock is exhausted, the
+        columns are alike as well as the foundations. While it has cards, the refills
+        go to the empty columns in order t1..t10 (I6), so the columns' order matters;
+        after it, a column takes a card by its top card (I4) or, empty, any available
+        card (I6), and protection has ended (I5). There is no redeal: the stock stays empty.
+        """
+        if state.is_empty("s"):
+            return (FOUNDATION, TABLEAU)
+        return self.interchangeable
+
     def safe_move(self, state: State) -> Move | None:
         """Solver hint, not a rule (never graded): a card the solver may put on a
         foundation without trying alternatives, found with the rule methods above by

@@ -139,6 +139,16 @@ class NapoleonsSquare(Variation):
         # YOUR CODE HERE
         raise NotImplementedError()
 
+    def interchangeable_in(self, state: State) -> tuple[str, ...]:
+        """Solver hint, not a rule (never graded): once play has begun (phase ``play``),
+        the tableau piles are alike as well as the foundations. Only the rounds of the
+        deal name piles (N2, each pile its card of the round); in play a pile takes a
+        card by its top card (N5) or, empty, by where the card comes from (N6).
+        """
+        if state.phase == PLAY:
+            return (FOUNDATION, TABLEAU)
+        return self.interchangeable
+
     def safe_move(self, state: State) -> Move | None:
         """Solver hint, not a rule (never graded): a card the solver may put on a
         foundation without trying alternatives, found with the rule methods above by

@@ -115,6 +115,16 @@ class Scorpion(Variation):
         # YOUR CODE HERE
         raise NotImplementedError()
 
+    def interchangeable_in(self, state: State) -> tuple[str, ...]:
+        """Solver hint, not a rule (never graded): once the reserve has been dealt, the
+        columns are alike as well as the foundations. Only the deal (S5) names columns
+        (t1..t3); a column takes a card by its top card (S2) or, empty, a king (S4), and
+        a completed suit leaves from any column (S6). The reserve, once empty, stays so.
+        """
+        if state.is_empty("r"):
+            return (FOUNDATION, TABLEAU)
+        return self.interchangeable
+
     def safe_move(self, state: State) -> Move | None:
         """Solver hint, not a rule (never graded): a packing move the solver may play
         without trying alternatives, found with the rule methods above.
@@ -127,6 +137,10 @@ class Scorpion(Variation):
         cards then above it, onto T; having them there early loses nothing: a
         later move of T or of a card under T carries them along (S3), and a
         card packed onto them is packed onto the same top card.
+
+        Only C alone or C heading a same-suit run is moved so, under either option: with
+        ``moves="any_faceup"`` the argument fails for other cards above C (a solver test
+        found a winnable position the hint made lost when they were carried along).
         """
         columns = self.piles(TABLEAU)
         fixed = columns[:RESERVE_SIZE] if not state.is_empty("r") else ()
@@ -136,9 +150,12 @@ class Scorpion(Variation):
             if source in fixed:
                 continue
             for count in range(1, len(pile.cards) - pile.down + 1):
-                if not self.can_pick_up(state, source, count):
-                    continue
                 cards = pile.cards[-count:]
+                if not all(
+                    upper.suit == lower.suit and upper.rank == lower.rank - 1
+                    for lower, upper in pairwise(cards)
+                ):
+                    break  # a longer count holds the same broken pair
                 for target in targets:
                     if target != source and self.tableau_accepts(state, target, cards, source):
                         return card_move(source, target, count)
