@@ -212,9 +212,12 @@ class Replay:
         """Where the replay's requests go: the batches sent ahead, or the worker itself."""
         return self._ahead if self._ahead is not None else self.worker
 
-    def _send_ahead(self, messages: list[dict[str, Any]]) -> None:
+    def _send_ahead(self, messages: list[dict[str, Any]], restore: str | list[str]) -> None:
+        """Announce the next round; ``restore``: the state the replay loads should a request fail
+        (one for all, or one per message), so that its resync can be sent ahead too."""
         if self._ahead is not None:
-            self._ahead.send([Item(m) for m in messages])
+            states = [restore] * len(messages) if isinstance(restore, str) else restore
+            self._ahead.send([Item(m, restore=s) for m, s in zip(messages, states, strict=True)])
 
     # -- worker handling ------------------------------------------------------
     def _renew(self) -> None:
@@ -321,7 +324,7 @@ class Replay:
                                      message=self._dead_message("deal"), kind="deal"))
             self._restore(expected)
             return
-        self._send_ahead([{"op": "start", "cards": cards, "options": options}])
+        self._send_ahead([{"op": "start", "cards": cards, "options": options}], expected)
         try:
             actual = self._io.start(cards, options)
         except WorkerError as error:
@@ -345,14 +348,14 @@ class Replay:
         first = [p for p in probes if p["method"] not in ACCEPT_METHODS]
         second = [p for p in probes if p["method"] in ACCEPT_METHODS]
         compare_moves = "moves" in step and not (self.dead & (MOVES_METHODS | {"moves"}))
-        self._send_ahead(self._calls(first) + ([{"op": "moves"}] if compare_moves else []))
+        self._send_ahead(self._calls(first) + ([{"op": "moves"}] if compare_moves else []), before)
         for probe in first:
             yield self._record(self._probe(index, probe, before, move))
         if compare_moves and not self._unasked({"op": "moves"}):
             for check in self._moves(index, step, before, move):
                 yield self._record(check)
         verdict = move is not None and step["action"] and "special_moves" not in self.dead
-        self._send_ahead(self._calls(second) + ([{"op": "legal", "move": move}] if verdict else []))
+        self._send_ahead(self._calls(second) + ([{"op": "legal", "move": move}] if verdict else []), before)
         for probe in second:
             yield self._record(self._probe(index, probe, before, move))
         if move is not None:
@@ -488,9 +491,11 @@ class Replay:
         after = state_text(step["state"])
         stages = [("move", state_text(step["after_move_stage"])), ("effects", after)] if action else [
             ("full", after)]
-        apply = [{"op": "apply", "move": move, "stage": stage} for stage, _ in stages
+        ahead = [({"op": "apply", "move": move, "stage": stage}, expected) for stage, expected in stages
                  if method_of({"op": "apply", "stage": stage}) not in self.dead]
-        self._send_ahead(apply + ([{"op": "won"}] if "won" in step and "is_won" not in self.dead else []))
+        if "won" in step and "is_won" not in self.dead:
+            ahead.append(({"op": "won"}, after))
+        self._send_ahead([m for m, _ in ahead], [s for _, s in ahead])
         for stage, expected in stages:
             method = method_of({"op": "apply", "stage": stage}) or "after_move"
             scored = method == "apply_special" or "after_move" in step["categories"]
@@ -546,7 +551,7 @@ class Replay:
             return Check(self.name, index, "is_won", False, subject, expect, None,
                          self._dead_message("is_won"), move, where, "won")
         if move is None:
-            self._send_ahead([{"op": "won"}])
+            self._send_ahead([{"op": "won"}], self.expected)
         actual, error = self._ask(subject, self._io.won, self.expected, "is_won")
         ok = error is None and actual == expect
         message = error or ("" if ok else (

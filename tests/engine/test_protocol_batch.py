@@ -193,7 +193,26 @@ class Stubs(BASE):
     apply_special = after_move = is_won = _stub
 
 
-BUGS = [BASE, WrongSpace, RaisingAccept, MutatingPickUp, WrongEffects, RaisingWon, WrongSpecial, Stubs]
+class MostlyRaising(Stubs):
+    """Stubs, but ``can_pick_up`` answers for t1 after changing the state, and ``after_move`` works
+    for moves to a foundation: the resyncs sent ahead behind requests expected to fail are
+    sometimes not needed, and must then leave the state as the request left it."""
+
+    def can_pick_up(self, state, pile, count):
+        if pile != "t1":
+            raise NotImplementedError("write this rule")
+        if not state.is_empty("t7"):
+            state.put("t6", state.take("t7"))
+        return BASE.can_pick_up(self, state, pile, count)
+
+    def after_move(self, state, move):
+        if not move.target.startswith("f"):
+            raise NotImplementedError("write this rule")
+        BASE.after_move(self, state, move)
+
+
+BUGS = [BASE, WrongSpace, RaisingAccept, MutatingPickUp, WrongEffects, RaisingWon, WrongSpecial, Stubs,
+        MostlyRaising]
 
 
 @pytest.fixture(scope="module")
@@ -232,8 +251,9 @@ def test_a_batched_replay_makes_the_same_checks(bug, scorpion_traces):
         failed += sum(not c.ok for c in ahead)
     assert (failed == 0) == (bug is BASE)
     # fewer round trips (up to three rounds a step, so that nothing sent reveals an answer still
-    # to be asked); and what is answered in vain (after a resync) stays bounded
-    assert batched_requests < (0.65 if bug is Stubs else 0.4) * single_requests
+    # to be asked; a request expected to fail travels with its resync, so the starter too); and
+    # what is answered in vain (after a resync) stays bounded
+    assert batched_requests < (0.2 if bug is Stubs else 0.4) * single_requests
     assert answered < 2 * single_requests
 
 
