@@ -72,6 +72,7 @@ from .points import category_points
 from .results import Key, Result, ResultStore
 from .roster import Student
 from .scores import category_fractions, earned_points
+from .task_order import longest_first
 from .worker import GradeOutcome, GradeTask, grade_one
 
 BACKENDS = ("local", "celery")
@@ -333,7 +334,8 @@ class ClassGrader:
         progress.phase(STARTING.format(jobs=workers))
         with ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=die_with_parent,
                                  initargs=(os.getpid(),)) as pool, stop_on_error(pool):
-            futures: dict[Future[GradeOutcome], GradeTask] = {pool.submit(grade_one, t): t for t in tasks}
+            futures: dict[Future[GradeOutcome], GradeTask] = {pool.submit(grade_one, t): t
+                                                              for t in longest_first(tasks)}
             progress.phase(GRADING if attempt == 0 else f"{GRADING} (retry)", total=len(tasks))
             for future in as_completed(futures):
                 task = futures[future]
