@@ -25,8 +25,10 @@ is answered on exactly the state it would be answered on one by one:
   the resync.
 
 A request whose kind mostly fails (every rule of the untouched starter
-raises) is sent with its resync right behind it: a ``load`` of the state the
-replay restores should it fail, with ``"resync": true``, which the worker
+raises) is sent with its resync right behind it when the replay gives one
+(only the state the step started in, which the worker has already seen: a
+batch must reveal no answer still to be asked): a ``load`` of that state
+with ``"resync": true``, which the worker
 carries out only when the replay will ask for it (the request failed, or
 gave another state: :func:`~solitaire.protocol.needs_resync`). The replay's
 own ``load`` is then answered from it, and the questions behind it stand:

@@ -44,8 +44,10 @@ right behind a request it expects to fail (:mod:`solitaire.ahead`): it loads
 ``S`` only if the request before it on this worker failed, or succeeded with
 a state other than ``S`` (the trusted side resyncs after exactly these), and
 its value says whether it did. So a submission whose rules fail at every call
-is answered in one round trip per round, and on exactly the states it would
-be answered on one request at a time.
+is answered in one round trip per round of questions about a position, and on
+exactly the states it would be answered on one request at a time. (The
+replay sends only a state the worker has already seen this way: never one
+that answers a question of the same batch.)
 """
 
 from __future__ import annotations

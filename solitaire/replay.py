@@ -212,12 +212,16 @@ class Replay:
         """Where the replay's requests go: the batches sent ahead, or the worker itself."""
         return self._ahead if self._ahead is not None else self.worker
 
-    def _send_ahead(self, messages: list[dict[str, Any]], restore: str | list[str]) -> None:
-        """Announce the next round; ``restore``: the state the replay loads should a request fail
-        (one for all, or one per message), so that its resync can be sent ahead too."""
+    def _send_ahead(self, messages: list[dict[str, Any]], restore: str | None = None) -> None:
+        """Announce the next round. ``restore``: the state the replay loads should one of them fail,
+        if it may be sent ahead with them (their resync then travels in the same batch).
+
+        Only the state the step started in may: the worker has seen it (sent, or its own answer
+        to the move before), so it reveals nothing still to be asked. The states after a move
+        (the answers of ``apply``) and a deal's layout are never sent ahead of their question.
+        """
         if self._ahead is not None:
-            states = [restore] * len(messages) if isinstance(restore, str) else restore
-            self._ahead.send([Item(m, restore=s) for m, s in zip(messages, states, strict=True)])
+            self._ahead.send([Item(m, restore=restore) for m in messages])
 
     # -- worker handling ------------------------------------------------------
     def _renew(self) -> None:
@@ -324,7 +328,7 @@ class Replay:
                                      message=self._dead_message("deal"), kind="deal"))
             self._restore(expected)
             return
-        self._send_ahead([{"op": "start", "cards": cards, "options": options}], expected)
+        self._send_ahead([{"op": "start", "cards": cards, "options": options}])
         try:
             actual = self._io.start(cards, options)
         except WorkerError as error:
@@ -491,11 +495,9 @@ class Replay:
         after = state_text(step["state"])
         stages = [("move", state_text(step["after_move_stage"])), ("effects", after)] if action else [
             ("full", after)]
-        ahead = [({"op": "apply", "move": move, "stage": stage}, expected) for stage, expected in stages
+        apply = [{"op": "apply", "move": move, "stage": stage} for stage, _ in stages
                  if method_of({"op": "apply", "stage": stage}) not in self.dead]
-        if "won" in step and "is_won" not in self.dead:
-            ahead.append(({"op": "won"}, after))
-        self._send_ahead([m for m, _ in ahead], [s for _, s in ahead])
+        self._send_ahead(apply + ([{"op": "won"}] if "won" in step and "is_won" not in self.dead else []))
         for stage, expected in stages:
             method = method_of({"op": "apply", "stage": stage}) or "after_move"
             scored = method == "apply_special" or "after_move" in step["categories"]
@@ -551,7 +553,7 @@ class Replay:
             return Check(self.name, index, "is_won", False, subject, expect, None,
                          self._dead_message("is_won"), move, where, "won")
         if move is None:
-            self._send_ahead([{"op": "won"}], self.expected)
+            self._send_ahead([{"op": "won"}], before)
         actual, error = self._ask(subject, self._io.won, self.expected, "is_won")
         ok = error is None and actual == expect
         message = error or ("" if ok else (

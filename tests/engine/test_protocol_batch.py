@@ -308,3 +308,37 @@ def test_a_failure_inside_a_batch_fails_the_same_check(op, scorpion_traces):
     # the method that hung is not asked again: its later checks fail too, no other method's
     assert len({c.category for c in failed}) <= 1 and len(results[1]) == sum(planned(trace).values())
     assert all("did not answer" in c.message or "not asked" in c.message for c in failed)
+
+
+class Watching(Worker):
+    """Records every state the worker has been sent or has answered, and checks that each resync
+    sent ahead carries only such a state (a batch may reveal no answer still to be asked)."""
+
+    def __init__(self, inner):
+        self.inner = inner
+        self.known = set()
+        self.resyncs = 0
+
+    def request(self, message):
+        inner = message["requests"] if message["op"] == "batch" else [message]
+        for request in inner:
+            if request.get("resync"):
+                assert request["state"] in self.known, "a resync sent ahead revealed a new state"
+                self.resyncs += 1
+        reply = self.inner.request(message)
+        replies = reply["replies"] if message["op"] == "batch" else [reply]
+        self.known.update(r["state"] for r in inner if r.get("op") == "load")
+        self.known.update(r["state"] for r in replies if "state" in r)
+        return reply
+
+
+@pytest.mark.parametrize("bug", [Stubs, MostlyRaising, WrongEffects], ids=lambda b: b.__name__)
+def test_a_resync_sent_ahead_reveals_nothing_new(bug, scorpion_traces):
+    """Only the state a step started in travels ahead: never a deal's layout or a state after a
+    move, which would answer a question of the same batch."""
+    sent = 0
+    for trace in scorpion_traces:
+        worker = Watching(LocalWorker(bug()))
+        list(Replay(trace, worker).checks())
+        sent += worker.resyncs
+    assert sent > 0 or bug is WrongEffects
