@@ -78,7 +78,9 @@ class Session:
     def __init__(self, variation: Variation) -> None:
         self.variation = variation
         self.state: State | None = None
-        self.previous: dict[str, Any] | None = None  # the last reply (None: the request raised through)
+        # the reply to the request before the one being answered (None: it raised through)
+        self.previous: dict[str, Any] | None = None
+        self._last: dict[str, Any] | None = None
 
     def _current(self) -> State:
         if self.state is None:
@@ -92,26 +94,26 @@ class Session:
                 return {"ok": True, "replies": [self.handle_inner(r) for r in batch_requests(request)]}
             except Exception as error:  # noqa: BLE001 - every failure becomes a reply
                 return error_reply(error, self.variation)
-        # reset first: a request that raises through (SystemExit from student code) counts as failed
-        previous, self.previous = self.previous, None
+        # None until answered: a request that raises through (SystemExit from student code) failed
+        self.previous, self._last = self._last, None
         try:
-            reply = {"ok": True, **self._dispatch(request, previous)}
+            reply = {"ok": True, **self._dispatch(request)}
         except Exception as error:  # noqa: BLE001 - every failure becomes a reply
             reply = error_reply(error, self.variation)
-        self.previous = reply
+        self._last = reply
         return reply
 
     def handle_inner(self, request: Any) -> dict[str, Any]:
         """Answer one request of a batch: as :meth:`handle`, but a batch inside a batch is an error."""
         if not isinstance(request, dict):
-            self.previous = error_reply(TypeError("a request must be a JSON object"))
-            return self.previous
+            self._last = error_reply(TypeError("a request must be a JSON object"))
+            return self._last
         if request.get("op") == "batch":
-            self.previous = error_reply(ValueError("a batch cannot hold another batch"))
-            return self.previous
+            self._last = error_reply(ValueError("a batch cannot hold another batch"))
+            return self._last
         return self.handle(request)
 
-    def _dispatch(self, request: dict[str, Any], previous: dict[str, Any] | None) -> dict[str, Any]:
+    def _dispatch(self, request: dict[str, Any]) -> dict[str, Any]:
         op = request.get("op")
         v = self.variation
         if op == "start":
@@ -120,7 +122,7 @@ class Session:
             return {"state": format_state(self.state)}
         if op == "load":
             resync = request.get("resync") is True
-            if resync and not needs_resync(previous, request["state"]):
+            if resync and not needs_resync(self.previous, request["state"]):
                 return {"value": False}
             self.state = parse_state(request["state"])
             return {"value": True} if resync else {}
