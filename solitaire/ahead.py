@@ -241,7 +241,7 @@ def _failed(answer: Answer, restore: str | None = None) -> bool:
     if isinstance(answer, WorkerError):
         return True
     if isinstance(answer, dict):
-        return needs_resync(answer, answer.get("state") if restore is None else restore)
+        return answer.get("ok") is not True if restore is None else needs_resync(answer, restore)
     return False
 
 
