@@ -87,10 +87,10 @@ def rubric_for(name: str, traces: list[dict[str, Any]] | None = None,
 
 def graded_traces(name: str, traces: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
     """The hidden traces of ``name`` whose options the catalog grades."""
-    from .traces.build import hidden_traces
+    from .trace_cache import hidden
 
     wanted = catalog.entry(name).graded_options
-    traces = hidden_traces(name) if traces is None else traces
+    traces = hidden(name) if traces is None else traces
     return [t for t in traces if all(t["options"].get(o) in v for o, v in wanted.items())]
 
 
@@ -140,6 +140,10 @@ def run_suite(rules: Path, name: str, worker: str, work: Path, timeout: float,
     ]
     if traces_dir is not None:
         command += ["--solitaire-traces", str(traces_dir)]
+    else:  # validated once in this process (trace_cache), not again in every suite
+        from .trace_cache import write_checked
+
+        command += ["--solitaire-checked", str(write_checked(name, work / "traces.json"))]
     env = dict(os.environ)
     env.pop("PYTEST_ADDOPTS", None)
     # Installed pytest plugins (hypothesis, anyio, benchmark ...) are not loaded: importing them

@@ -24,6 +24,17 @@ is answered on exactly the state it would be answered on one by one:
   which); the requests after it were never answered and are sent again after
   the resync.
 
+A request whose kind mostly fails (every rule of the untouched starter
+raises) is sent with its resync right behind it when the replay gives one
+(only the state the step started in, which the worker has already seen: a
+batch must reveal no answer still to be asked): a ``load`` of that state
+with ``"resync": true``, which the worker
+carries out only when the replay will ask for it (the request failed, or
+gave another state: :func:`~solitaire.protocol.needs_resync`). The replay's
+own ``load`` is then answered from it, and the questions behind it stand:
+they were answered on the state the replay asks them on. Without this, every
+failed request would end its batch (one round trip per failure).
+
 Anything else would be a bug in the replay's plan: :class:`RuntimeError`.
 """
 
@@ -34,7 +45,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .protocol import Worker, WorkerError, checked_ok, checked_state
+from .protocol import Worker, WorkerError, checked_ok, checked_state, needs_resync
 
 Answer = dict[str, Any] | WorkerError | None  # None: not (validly) answered yet
 
@@ -47,6 +58,8 @@ class Item:
     answer: Answer = None
     internal: bool = False
     failed_before: bool = False  # it is expected to fail (it did, or its kind mostly does)
+    restore: str | None = None  # the state the replay loads if it fails (None: not foreseen)
+    resynced: Answer = None  # the answer of its resync sent ahead (None: none was)
 
 
 SNAPSHOT = {"op": "state"}  # the internal request recording the worker's state after the legal-move set
@@ -63,6 +76,7 @@ class Ahead(Worker):
         self.current = current
         self.queue: deque[Item] = deque()
         self.snapshot: str | None = None
+        self.resync: tuple[str, Answer] | None = None  # the last request's resync sent ahead: (state, answer)
         self.outcomes: dict[tuple[Any, ...], list[int]] = {}  # kind of request -> [failed, answered]
 
     # -- what the replay announces ------------------------------------------------
@@ -74,6 +88,7 @@ class Ahead(Worker):
         """
         if self._answered():
             raise RuntimeError(f"replay plan out of step: {self.queue[0].message} was never asked")
+        self.resync = None
         for item in items:
             failed, answered = self.outcomes.get(_kind(item.message), (0, 0))
             item.failed_before = item.failed_before or 2 * failed > answered
@@ -102,9 +117,15 @@ class Ahead(Worker):
         """The real worker was replaced: it answered nothing of what is queued."""
         self._void()
         self.snapshot = None
+        self.resync = None
 
     # -- the Worker interface -----------------------------------------------------
     def request(self, message: dict[str, Any]) -> dict[str, Any]:
+        resync, self.resync = self.resync, None
+        if resync is not None:
+            done = self._resynced(message, *resync)
+            if done is not None:
+                return done
         if self.queue and self.queue[0].message != message:
             if message.get("op") != "load":
                 self.send([])  # raises unless nothing queued was answered
@@ -116,15 +137,36 @@ class Ahead(Worker):
             return self.current().request(message)
         if self.queue[0].answer is None:  # not answered (not sent yet, or the batch failed before it)
             self._run()
-        answer = self.queue.popleft().answer
+        item = self.queue.popleft()
+        answer = item.answer
+        if item.resynced is not None and item.restore is not None:
+            self.resync = item.restore, item.resynced
         counts = self.outcomes.setdefault(_kind(message), [0, 0])
-        counts[0] += _failed(answer)
+        counts[0] += _failed(answer, item.restore)
         counts[1] += 1
         self._internal()
         if isinstance(answer, WorkerError):
             raise answer
         assert answer is not None
         return answer
+
+    def _resynced(self, message: dict[str, Any], state: str, answer: Answer) -> dict[str, Any] | None:
+        """The answer to ``message`` if the resync sent ahead answers it, else None (go on as usual).
+
+        The replay's ``load`` of ``state`` right after the request is that resync, if the worker
+        carried it out (else it is sent as any resync is). If the batch broke at the resync, the
+        replay's load meets the failure; any other request meets it as behind an internal one.
+        """
+        if message == {"op": "load", "state": state}:
+            if isinstance(answer, WorkerError):
+                raise answer
+            assert answer is not None
+            if answer.get("ok") is not True or answer.get("value") is True:
+                return {"ok": True} if answer.get("ok") is True else answer
+            return None
+        if isinstance(answer, WorkerError) and self.queue and self.queue[0].answer is None:
+            self.queue[0].answer = answer
+        return None  # the worker did not resync either (or said it did untruthfully: its own loss)
 
     # -- helpers ------------------------------------------------------------------
     def _answered(self) -> bool:
@@ -136,8 +178,8 @@ class Ahead(Worker):
         for item in self.queue:
             if item.answer is None:
                 break
-            item.failed_before = item.failed_before or _failed(item.answer)
-            item.answer = None
+            item.failed_before = item.failed_before or _failed(item.answer, item.restore)
+            item.answer = item.resynced = None
 
     def _run(self) -> None:
         """Send the unanswered requests at the head of the queue as one batch; record the answers.
@@ -150,21 +192,27 @@ class Ahead(Worker):
         """
         self.snapshot = None
         items: list[Item] = []
+        wire: list[dict[str, Any]] = []  # the items' messages, a resync behind each expected to fail
         for item in self.queue:
             items.append(item)
+            wire.append(item.message)
             if item.failed_before:
-                break
+                if item.restore is None or item.internal:
+                    break
+                wire.append(resync_message(item.restore))
         if not items:
             return
         try:
-            replies: list[dict[str, Any]] = self.current().batch([item.message for item in items])
-            failure: WorkerError | None = None
+            replies: list[Answer] = list(self.current().batch(wire))
         except WorkerError as error:
-            replies, failure = list(error.answered), error
-        for item, reply in zip(items, replies, strict=False):
-            item.answer = reply
-        if failure is not None:
-            items[len(replies)].answer = failure
+            replies = [*error.answered, error]
+        answers = iter(replies)
+        for item in items:
+            item.answer = next(answers, None)
+            if item.failed_before and item.restore is not None and not item.internal:
+                item.resynced = next(answers, None)
+            if isinstance(item.answer, WorkerError) or isinstance(item.resynced, WorkerError):
+                break
         self._internal()
 
     def _internal(self) -> None:
@@ -188,8 +236,18 @@ class Ahead(Worker):
                 self.queue[0].answer = failure
 
 
-def _failed(answer: Answer) -> bool:
-    return isinstance(answer, WorkerError) or (isinstance(answer, dict) and answer.get("ok") is not True)
+def _failed(answer: Answer, restore: str | None = None) -> bool:
+    """Whether the replay resyncs after ``answer`` (a failure, or a state other than ``restore``)."""
+    if isinstance(answer, WorkerError):
+        return True
+    if isinstance(answer, dict):
+        return answer.get("ok") is not True if restore is None else needs_resync(answer, restore)
+    return False
+
+
+def resync_message(state: str) -> dict[str, Any]:
+    """The resync sent ahead: load ``state`` if the request before needs it (see the protocol)."""
+    return {"op": "load", "state": state, "resync": True}
 
 
 def _kind(message: dict[str, Any]) -> tuple[Any, ...]:

@@ -17,6 +17,7 @@ request                                                      reply on success
 ===========================================================  ==========================
 ``{"op":"start","cards":["AS",..],"options":{..}}``          ``{"ok":true,"state":S}``
 ``{"op":"load","state":S}``                                  ``{"ok":true}``
+``{"op":"load","state":S,"resync":true}``                    ``{"ok":true,"value":bool}``
 ``{"op":"state"}``                                           ``{"ok":true,"state":S}``
 ``{"op":"legal","move":"t3>f2"}``                            ``{"ok":true,"value":bool}``
 ``{"op":"apply","move":M,"stage":"full"|"move"|"effects"}``  ``{"ok":true,"state":S}``
@@ -37,6 +38,16 @@ Stage ``move`` carries the cards or performs the action only; ``effects`` runs
 inner request is answered in order, on the state the previous ones left, and
 its reply is exactly the reply it would get on its own (an error reply
 included: a failed inner request stops nothing). Batches do not nest.
+
+``load`` with ``"resync": true`` is the resync the trusted side sends *ahead*,
+right behind a request it expects to fail (:mod:`solitaire.ahead`): it loads
+``S`` only if the request before it on this worker failed, or succeeded with
+a state other than ``S`` (the trusted side resyncs after exactly these), and
+its value says whether it did. So a submission whose rules fail at every call
+is answered in one round trip per round of questions about a position, and on
+exactly the states it would be answered on one request at a time. (The
+replay sends only a state the worker has already seen this way: never one
+that answers a question of the same batch.)
 """
 
 from __future__ import annotations
@@ -67,6 +78,9 @@ class Session:
     def __init__(self, variation: Variation) -> None:
         self.variation = variation
         self.state: State | None = None
+        # the reply to the request before the one being answered (None: it raised through)
+        self.previous: dict[str, Any] | None = None
+        self._last: dict[str, Any] | None = None
 
     def _current(self) -> State:
         if self.state is None:
@@ -75,19 +89,28 @@ class Session:
 
     def handle(self, request: dict[str, Any]) -> dict[str, Any]:
         """Answer one request; never raises (failures become error replies)."""
-        try:
-            if request.get("op") == "batch":
+        if request.get("op") == "batch":
+            try:
                 return {"ok": True, "replies": [self.handle_inner(r) for r in batch_requests(request)]}
-            return {"ok": True, **self._dispatch(request)}
+            except Exception as error:  # noqa: BLE001 - every failure becomes a reply
+                return error_reply(error, self.variation)
+        # None until answered: a request that raises through (SystemExit from student code) failed
+        self.previous, self._last = self._last, None
+        try:
+            reply = {"ok": True, **self._dispatch(request)}
         except Exception as error:  # noqa: BLE001 - every failure becomes a reply
-            return error_reply(error, self.variation)
+            reply = error_reply(error, self.variation)
+        self._last = reply
+        return reply
 
     def handle_inner(self, request: Any) -> dict[str, Any]:
         """Answer one request of a batch: as :meth:`handle`, but a batch inside a batch is an error."""
         if not isinstance(request, dict):
-            return error_reply(TypeError("a request must be a JSON object"))
+            self._last = error_reply(TypeError("a request must be a JSON object"))
+            return self._last
         if request.get("op") == "batch":
-            return error_reply(ValueError("a batch cannot hold another batch"))
+            self._last = error_reply(ValueError("a batch cannot hold another batch"))
+            return self._last
         return self.handle(request)
 
     def _dispatch(self, request: dict[str, Any]) -> dict[str, Any]:
@@ -98,8 +121,11 @@ class Session:
             self.state = start(v, cards, request.get("options") or {})
             return {"state": format_state(self.state)}
         if op == "load":
+            resync = request.get("resync") is True
+            if resync and not needs_resync(self.previous, request["state"]):
+                return {"value": False}
             self.state = parse_state(request["state"])
-            return {}
+            return {"value": True} if resync else {}
         if op == "state":
             return {"state": format_state(self._current())}
         if op == "legal":
@@ -140,6 +166,14 @@ class Session:
         if method == "is_won":
             return _strict_bool(v.is_won(state), method)
         raise ValueError(f"cannot probe {method!r}")
+
+
+def needs_resync(reply: dict[str, Any] | None, state: str) -> bool:
+    """Whether the trusted side loads ``state`` after a request answered ``reply`` (None: the
+    request raised through): after a failure, or a state other than the one expected."""
+    if reply is None or reply.get("ok") is not True:
+        return True
+    return "state" in reply and reply["state"] != state
 
 
 def batch_requests(request: dict[str, Any]) -> list[Any]:

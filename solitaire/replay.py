@@ -212,9 +212,16 @@ class Replay:
         """Where the replay's requests go: the batches sent ahead, or the worker itself."""
         return self._ahead if self._ahead is not None else self.worker
 
-    def _send_ahead(self, messages: list[dict[str, Any]]) -> None:
+    def _send_ahead(self, messages: list[dict[str, Any]], restore: str | None = None) -> None:
+        """Announce the next round. ``restore``: the state the replay loads should one of them fail,
+        if it may be sent ahead with them (their resync then travels in the same batch).
+
+        Only the state the step started in may: the worker has seen it (sent, or its own answer
+        to the move before), so it reveals nothing still to be asked. The states after a move
+        (the answers of ``apply``) and a deal's layout are never sent ahead of their question.
+        """
         if self._ahead is not None:
-            self._ahead.send([Item(m) for m in messages])
+            self._ahead.send([Item(m, restore=restore) for m in messages])
 
     # -- worker handling ------------------------------------------------------
     def _renew(self) -> None:
@@ -345,14 +352,14 @@ class Replay:
         first = [p for p in probes if p["method"] not in ACCEPT_METHODS]
         second = [p for p in probes if p["method"] in ACCEPT_METHODS]
         compare_moves = "moves" in step and not (self.dead & (MOVES_METHODS | {"moves"}))
-        self._send_ahead(self._calls(first) + ([{"op": "moves"}] if compare_moves else []))
+        self._send_ahead(self._calls(first) + ([{"op": "moves"}] if compare_moves else []), before)
         for probe in first:
             yield self._record(self._probe(index, probe, before, move))
         if compare_moves and not self._unasked({"op": "moves"}):
             for check in self._moves(index, step, before, move):
                 yield self._record(check)
         verdict = move is not None and step["action"] and "special_moves" not in self.dead
-        self._send_ahead(self._calls(second) + ([{"op": "legal", "move": move}] if verdict else []))
+        self._send_ahead(self._calls(second) + ([{"op": "legal", "move": move}] if verdict else []), before)
         for probe in second:
             yield self._record(self._probe(index, probe, before, move))
         if move is not None:
@@ -546,7 +553,7 @@ class Replay:
             return Check(self.name, index, "is_won", False, subject, expect, None,
                          self._dead_message("is_won"), move, where, "won")
         if move is None:
-            self._send_ahead([{"op": "won"}])
+            self._send_ahead([{"op": "won"}], before)
         actual, error = self._ask(subject, self._io.won, self.expected, "is_won")
         ok = error is None and actual == expect
         message = error or ("" if ok else (

@@ -52,7 +52,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from rich.console import Console
 
@@ -64,14 +64,16 @@ from .assign import load_assignments, roster_by_id
 from .collect import Collected, read_collected
 from .config import CourseConfig
 from .grade_outputs import OUTPUTS_VERSION, outputs_present, record_grade, sync_outputs
-from .grade_progress import GRADING, OPENING, REACHING, STARTING, WRITING, RunProgress
-from .gradebook_state import GradebookState, course_gradebook, file_digest, inputs_digest, is_current
+from .grade_progress import GRADING, REACHING, STARTING, WRITING, RunProgress
+from .gradebook_opening import OpeningGradebook, opened
+from .gradebook_state import GradebookState, file_digest, inputs_digest, is_current
 from .graders import get as get_grader
 from .lock import course_lock
 from .points import category_points
 from .results import Key, Result, ResultStore
 from .roster import Student
 from .scores import category_fractions, earned_points
+from .task_order import longest_first
 from .worker import GradeOutcome, GradeTask, grade_one
 
 BACKENDS = ("local", "celery")
@@ -247,12 +249,12 @@ class ClassGrader:
             # the broker and a worker first: when they cannot be reached, that is the one line printed
             workers = self._connect_celery(broker, progress) if backend == "celery" and tasks else None
             store.forget_gradebook_state()  # the gradebook is about to change
-            progress.phase(OPENING)
-            with course_gradebook()(config) as gradebook:
-                gradebook.ensure_structure(writes.variations)
-                gradebook.ensure_students(writes.students)
+            # opened once the grading processes have started (gradebook_opening)
+            with OpeningGradebook(config, writes.variations, writes.students, progress) as opening:
+                gradebook = cast("CourseGradebook", opening)
                 self._grade(tasks, jobs, regrade, workers, store, gradebook, gradable, report, progress,
                             on_result)
+                gradebook = opened(gradebook)
                 progress.phase(WRITING)
                 writes = self.gradebook_writes(store, gradable)
                 written = self._write_all(gradebook, writes, report)
@@ -284,6 +286,7 @@ class ClassGrader:
         rows = {row.student: row for row in gradable}
         pending = list(tasks)
         if workers is not None and pending:
+            gradebook = opened(gradebook)
             try:
                 self._run_celery(pending, workers, regrade, store, gradebook, rows, report, progress,
                                  on_result)
@@ -333,7 +336,9 @@ class ClassGrader:
         progress.phase(STARTING.format(jobs=workers))
         with ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=die_with_parent,
                                  initargs=(os.getpid(),)) as pool, stop_on_error(pool):
-            futures: dict[Future[GradeOutcome], GradeTask] = {pool.submit(grade_one, t): t for t in tasks}
+            futures: dict[Future[GradeOutcome], GradeTask] = {pool.submit(grade_one, t): t
+                                                              for t in longest_first(tasks)}
+            gradebook = opened(gradebook)  # while the first submissions are graded
             progress.phase(GRADING if attempt == 0 else f"{GRADING} (retry)", total=len(tasks))
             for future in as_completed(futures):
                 task = futures[future]

@@ -63,7 +63,7 @@ def _tree_digest(paths: list[Path]) -> str:
 
 #: what decides a grade of the sandboxed grader, relative to the grader package
 GRADING_PARTS = ("grade.py", "scoring.py", "feedback.py", "feedback_model.py", "feedback_render.py",
-                 "load_status.py", "templates", "catalog.py", "suite", "sandbox", "traces")
+                 "load_status.py", "templates", "catalog.py", "suite", "sandbox", "traces", "trace_cache.py")
 
 
 def sandbox_version() -> str:

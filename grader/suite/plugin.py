@@ -7,6 +7,8 @@ Loaded with ``-p grader.suite.plugin``. Options:
 ``--solitaire-worker KIND``      ``sandbox`` (default) or ``local`` (trusted code only)
 ``--solitaire-results FILE``     where to write the counts (JSON, see :func:`write_results`)
 ``--solitaire-traces DIR``       another trace directory (tests of the grader)
+``--solitaire-checked FILE``     the traces as one JSON list, already validated by the grading
+                                 process (:mod:`grader.trace_cache`), instead of a directory
 ``--solitaire-graded JSON``      ``{"option": [values]}``: replay only traces with these options
 
 This process never imports the submission unless ``--solitaire-worker local``
@@ -61,6 +63,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--solitaire-worker", default="sandbox", choices=("sandbox", "local"))
     group.addoption("--solitaire-results", help="JSON file to write the per-category counts to")
     group.addoption("--solitaire-traces", help="trace directory (default: the hidden traces)")
+    group.addoption("--solitaire-checked", help="JSON list of traces the grading process validated")
     group.addoption("--solitaire-graded", default="{}", help="JSON: option name -> graded values")
 
 
@@ -303,8 +306,12 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         return
     config = metafunc.config
     graded = json.loads(config.getoption("--solitaire-graded") or "{}")
-    # committed traces met the schema when built; the semantic checks still run
-    traces = [t for t in load_dir(_trace_dir(config), schema=False) if _graded(t, graded)]
+    checked = config.getoption("--solitaire-checked")
+    if checked:  # read and validated by the grading process, which wrote this file
+        traces = json.loads(Path(checked).read_text(encoding="utf-8"))
+    else:  # committed traces met the schema when built; the semantic checks still run
+        traces = load_dir(_trace_dir(config), schema=False)
+    traces = [t for t in traces if _graded(t, graded)]
     variation = config.getoption("--solitaire-variation")
     if variation and any(t["variation"] != variation for t in traces):
         raise pytest.UsageError(f"the traces are not all of {variation}")
