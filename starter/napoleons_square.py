@@ -145,9 +145,9 @@ class NapoleonsSquare(Variation):
         deal name piles (N2, each pile its card of the round); in play a pile takes a
         card by its top card (N5) or, empty, by where the card comes from (N6).
         """
-        if state.phase == PLAY:
-            return (FOUNDATION, TABLEAU)
-        return self.interchangeable
+        if state.phase != PLAY:
+            return self.interchangeable
+        return (FOUNDATION, TABLEAU)
 
     def safe_move(self, state: State) -> Move | None:
         """Solver hint, not a rule (never graded): a card the solver may put on a

@@ -41,8 +41,8 @@ def empty_gradebook(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def collected_course(tmp_path: Path, empty_gradebook: Path) -> Callable[..., config.CourseConfig]:
     """collected_course(students) -> a course where every student pushed the reference and was collected."""
 
-    def make(students: list[str], directory: Path | None = None) -> config.CourseConfig:
-        course = published(directory or tmp_path / "course", students)
+    def make(students: list[str], directory: Path | None = None, **options: object) -> config.CourseConfig:
+        course = published(directory or tmp_path / "course", students, **options)
         for index, student in enumerate(students):
             push(course, student, at(-10 + index))
         collect.collect(course, clock=lambda: at(1))
