@@ -12,15 +12,12 @@ the gradebook's own ``with`` block would.
 
 from __future__ import annotations
 
-import importlib.util
 from contextlib import ExitStack
 from typing import TYPE_CHECKING, Any
 
-from solitaire.errors import UserError
-
 from .config import CourseConfig
 from .grade_progress import OPENING, RunProgress
-from .gradebook_state import NEEDS_NBGRADER, course_gradebook
+from .gradebook_state import course_gradebook, require_gradebook_extra
 from .roster import Student
 
 if TYPE_CHECKING:
@@ -33,12 +30,7 @@ class OpeningGradebook:
 
     def __init__(self, config: CourseConfig, variations: list[str], students: list[Student],
                  progress: RunProgress) -> None:
-        try:
-            found = importlib.util.find_spec("nbgrader") is not None
-        except (ImportError, ValueError):
-            found = False
-        if not found:
-            raise UserError(NEEDS_NBGRADER)
+        require_gradebook_extra()
         self._config = config
         self._variations = variations
         self._students = students

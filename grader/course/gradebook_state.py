@@ -22,6 +22,7 @@ opened and written as before.
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import json
 import sqlite3
 from dataclasses import dataclass
@@ -37,6 +38,18 @@ SQLITE = "sqlite:///"
 NEEDS_NBGRADER = ("the course gradebook is nbgrader's, and nbgrader is not installed: "
                   "pip install 'solitaire-lab[gradebook]' (grading one submission, a Gradescope "
                   "autograder and a Celery worker do not need it)")
+
+
+def require_gradebook_extra() -> None:
+    """Raise :data:`NEEDS_NBGRADER` now if nbgrader or nbformat is missing, without importing them
+    (a run can say so before it starts grading, although it opens the gradebook later)."""
+    for name in ("nbgrader", "nbformat"):
+        try:
+            found = importlib.util.find_spec(name) is not None
+        except (ImportError, ValueError):  # a module set to None in sys.modules, a broken parent
+            found = False
+        if not found:
+            raise UserError(NEEDS_NBGRADER)
 
 
 def course_gradebook() -> type[CourseGradebook]:
