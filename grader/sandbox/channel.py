@@ -47,6 +47,10 @@ def _no_constants(name: str) -> Any:
     raise ValueError(f"{name} is not allowed")
 
 
+# one decoder for every reply (json.loads with an argument would build a new one per call)
+_DECODER = json.JSONDecoder(parse_constant=_no_constants)
+
+
 def check_reply(line: bytes, expected_id: int | None = None, part: int | None = None) -> dict[str, Any]:
     """The reply in ``line`` as a dict, or :class:`Broken` if it is not exactly a protocol reply.
 
@@ -62,7 +66,7 @@ def check_reply(line: bytes, expected_id: int | None = None, part: int | None = 
     ``message`` (strings), optional ``method`` (string), nothing else.
     """
     try:
-        reply = json.loads(line.decode("utf-8"), parse_constant=_no_constants)
+        reply = _DECODER.decode(line.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError) as error:
         raise Broken("protocol", f"an answer that is not valid JSON ({str(error)[:80]})") from None
     if type(reply) is not dict:
@@ -130,7 +134,8 @@ class Channel:
         self.output_cap = output_cap
         for fd in (request_fd, reply_fd, output_fd):
             os.set_blocking(fd, False)
-        self.buffer = bytearray()
+        self.buffer = bytearray()  # reply bytes read; those before ``self._read`` are consumed
+        self._read = 0
         self.output = bytearray()
         self.output_total = 0
         self.poller = select.poll()
@@ -162,8 +167,13 @@ class Channel:
     def pending(self) -> None:
         """Raise :class:`Broken` if a surplus line is already buffered. (Lines still in the pipe show
         up as the next answer, whose request id then does not match.)"""
-        if self.buffer:
+        if len(self.buffer) > self._read:
             raise Broken("protocol", "extra output on the answer channel")
+
+    def discard(self) -> None:
+        """Forget every reply byte read so far (a new child's handshake comes next)."""
+        self.buffer = bytearray()
+        self._read = 0
 
     def send(self, data: bytes, deadline: float) -> None:
         view = memoryview(data)
@@ -189,18 +199,24 @@ class Channel:
         """
         reply_fd = self.reply_fd
         while True:
-            end = self.buffer.find(b"\n")
+            start = self._read
+            end = self.buffer.find(b"\n", start)
             if end >= 0:
-                if end > self.reply_cap:
+                if end - start > self.reply_cap:
                     raise Broken("protocol", f"an answer longer than {self.reply_cap} bytes")
-                line = bytes(self.buffer[:end])
-                rest = self.buffer[end + 1:]
-                self.buffer = rest if more else bytearray()
-                if rest and not more:
-                    raise Broken("protocol", "more than one answer to one request")
+                line = bytes(self.buffer[start:end])
+                self._read = end + 1
+                if self._read == len(self.buffer) or not more:
+                    rest = self._read < len(self.buffer)
+                    self.discard()
+                    if rest:
+                        raise Broken("protocol", "more than one answer to one request")
                 return line
-            if len(self.buffer) > self.reply_cap:
+            if len(self.buffer) - start > self.reply_cap:
                 raise Broken("protocol", f"an answer longer than {self.reply_cap} bytes")
+            if start:  # keep only the unread part before reading more
+                del self.buffer[:start]
+                self._read = 0
             timeout = deadline - time.monotonic()
             if timeout <= 0:
                 raise Broken("timeout", "no answer in time")
