@@ -32,9 +32,16 @@ def current_cpu() -> int | None:
         return None
 
 
-def pin_here() -> tuple[int, set[int]] | None:
-    """Pin the calling thread to the CPU it runs on; (that CPU, the mask it had), or None if it could
-    not be done (one CPU only, no /proc, a refused mask): then nothing changed."""
+def pin_here() -> tuple[int, Pinned] | None:
+    """Pin the calling thread to the CPU it runs on; (that CPU, what to give back to
+    :func:`restore`), or None if it could not be done (one CPU only, no /proc, a refused mask):
+    then nothing changed.
+
+    (Making the thread ``SCHED_BATCH`` as well, so that each reply line of a batch does not wake
+    it and take the CPU from the child, halved the round trip of a 20-line batch on a quiet
+    machine but lost to plain pinning under load: a batch thread woken while another
+    engineer's job runs waits for that job's time slice. Not done.)
+    """
     if not hasattr(os, "sched_setaffinity"):
         return None
     try:
@@ -48,12 +55,19 @@ def pin_here() -> tuple[int, set[int]] | None:
         os.sched_setaffinity(0, {cpu})
     except OSError:
         return None
-    return cpu, mask
+    return cpu, Pinned(mask)
 
 
-def restore(mask: set[int]) -> None:
-    """Give the calling thread ``mask`` back (what :func:`pin_here` returned)."""
+class Pinned:
+    """What :func:`pin_here` changed for the calling thread: its CPU mask before."""
+
+    def __init__(self, mask: set[int]) -> None:
+        self.mask = mask
+
+
+def restore(pinned: Pinned) -> None:
+    """Give the calling thread back what :func:`pin_here` changed."""
     try:
-        os.sched_setaffinity(0, mask)
+        os.sched_setaffinity(0, pinned.mask)
     except OSError:
         pass

@@ -391,24 +391,24 @@ class SandboxWorker(Worker):
         finally:
             channel.reply_cap = cap
 
-    def colocate(self) -> set[int] | None:
+    def colocate(self) -> affinity.Pinned | None:
         """Keep the calling thread and the current child on one CPU (zygote only; see
         :mod:`.affinity`): pin the thread to the CPU it runs on and ask the zygote to pin the child
-        there. Returns the thread's former mask, to give back with :func:`.affinity.restore` once
-        the child has served its trace; None if nothing was pinned. Only speed depends on it."""
+        there. Returns what to give back with :func:`.affinity.restore` once the child has served
+        its trace; None if nothing was pinned. Only speed depends on it."""
         process = self._process
         if self.closed or process is None or process.control_fd is None or self._asked is process:
             return None
         pinned = affinity.pin_here()
         if pinned is None:
             return None
-        cpu, mask = pinned
+        cpu, before = pinned
         try:
             process.pin_child(cpu)
         except OSError:
-            affinity.restore(mask)
+            affinity.restore(before)
             return None
-        return mask
+        return before
 
     def kill(self) -> None:
         """SIGKILL the running sandbox now (its PID namespace dies with it), without waiting: a

@@ -72,10 +72,10 @@ class _TraceWorker(Worker):
     then closing asks the zygote for it at once (:meth:`~grader.sandbox.SandboxWorker.fresh_ahead`),
     so that killing this child, wiping and starting the next overlap this side's own work.
 
-    ``mask``: this thread's CPU mask before it was pinned beside the child for the trace
-    (:meth:`~grader.sandbox.SandboxWorker.colocate`), given back at the end of the trace."""
+    ``mask``: what :meth:`~grader.sandbox.SandboxWorker.colocate` changed to keep this thread
+    beside the child for the trace (:class:`grader.sandbox.affinity.Pinned`), given back at its end."""
 
-    def __init__(self, worker: Any, ahead: bool = False, mask: set[int] | None = None) -> None:
+    def __init__(self, worker: Any, ahead: bool = False, mask: Any = None) -> None:
         self._worker = worker
         self._ahead = ahead
         self._mask = mask
