@@ -83,13 +83,17 @@ class _TraceWorker(Worker):
     def request(self, message: dict[str, Any]) -> dict[str, Any]:
         return self._worker.request(message)  # type: ignore[no-any-return]
 
-    def close(self) -> None:
-        """The sandbox stays for the next trace (whose child is asked for now, if one will come)."""
+    def release(self) -> None:
+        """Give this thread its CPU mask back (once)."""
         if self._mask is not None:
             from grader.sandbox import affinity
 
             affinity.restore(self._mask)
             self._mask = None
+
+    def close(self) -> None:
+        """The sandbox stays for the next trace (whose child is asked for now, if one will come)."""
+        self.release()
         if self._ahead:
             self._worker.fresh_ahead()
             self._ahead = False
@@ -149,11 +153,14 @@ class ZygoteWorkers:
         self._launched = [_launch_in_background(worker, self.finished) for worker in self.workers]
         self._used = [False] * sandboxes
         self._turn = 0
+        self._last: _TraceWorker | None = None  # the worker handed out last (its thread may be pinned)
         self.remaining = 1  # traces still to replay (set once collected): children are asked ahead
 
     def __call__(self) -> Worker:
         """A worker whose current child has served no trace yet (the sandboxes in turn)."""
         mark("child asked")
+        if self._last is not None:  # (closed by its replay, normally): a pinned thread launches nothing
+            self._last.release()
         index, self._turn = self._turn, (self._turn + 1) % len(self.workers)
         worker = self.workers[index]
         self._launched[index].wait()
@@ -166,13 +173,16 @@ class ZygoteWorkers:
         mark("child ready")
         self._used[index] = True
         # this sandbox serves again after the others have served one trace each
-        return _TraceWorker(worker, ahead=self.remaining >= len(self.workers), mask=worker.colocate())
+        self._last = _TraceWorker(worker, ahead=self.remaining >= len(self.workers), mask=worker.colocate())
+        return self._last
 
     def close(self) -> None:
         """Kill every sandbox now; wait for their processes to end and remove their cgroups and
         files in a thread the suite's exit waits for (not a daemon), while the results are written
         (nothing of the sandbox can reach them: they are outside its view)."""
         mark("closing")
+        if self._last is not None:
+            self._last.release()
         for launched in self._launched:
             launched.wait(timeout=self.factory.limits.startup_s)
         for worker in self.workers:
