@@ -34,8 +34,13 @@ def main() -> int:
         prelaunch_early(submission, _option(argv, "--solitaire-results"))
     import pytest
 
+    from grader.suite.warm import close_untaken
+
     sys.argv[0] = "pytest"
-    return int(pytest.console_main())
+    try:
+        return int(pytest.console_main())
+    finally:
+        close_untaken()
 
 
 if __name__ == "__main__":

@@ -64,6 +64,14 @@ def take_prelaunched(submission: str, results: str | None) -> Any:
     return _prelaunched.pop((submission, results), None)
 
 
+def close_untaken() -> None:
+    """Close what :func:`prelaunch_early` started and no plugin took (pytest stopped before its
+    configure: a usage error, say), so that no sandbox outlives the suite's run."""
+    while _prelaunched:
+        _key, warm = _prelaunched.popitem()
+        warm.close()
+
+
 class _TraceWorker(Worker):
     """The shared sandboxed worker as one trace sees it: the replay's close at the end of the
     trace must not close the sandbox (the next trace gets a fresh child of it instead).

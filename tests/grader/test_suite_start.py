@@ -15,6 +15,12 @@ from grader.suite.run import _option
 REFERENCE = Path(__file__).resolve().parents[2] / "reference"
 
 
+@pytest.fixture(autouse=True)
+def nothing_started_yet(monkeypatch):
+    """Each test starts with nothing started early, and leaves nothing to the next."""
+    monkeypatch.setattr(warm, "_prelaunched", {})
+
+
 def test_option_reads_both_spellings_and_the_last_one():
     argv = ["x.py", "--solitaire-submission", "a.py", "--solitaire-worker=local",
             "--solitaire-submission=b.py"]
@@ -33,6 +39,26 @@ def test_what_was_started_early_is_taken_once(monkeypatch):
     assert warm.take_prelaunched("a.py", "out/counts.json") is None  # once only
     warm.prelaunch_early("b.py", None)
     assert warm.take_prelaunched("a.py", None) is None  # another submission's is not taken
+
+
+def test_what_no_plugin_took_is_closed(monkeypatch):
+    closed = []
+
+    class Started:
+        def __init__(self, name):
+            self.name = name
+
+        def close(self):
+            closed.append(self.name)
+
+    monkeypatch.setattr(warm, "prelaunch", lambda submission, results: Started(submission))
+    warm.prelaunch_early("taken.py", None)
+    warm.prelaunch_early("left.py", None)
+    assert warm.take_prelaunched("taken.py", None).name == "taken.py"
+    warm.close_untaken()
+    assert closed == ["left.py"]  # the one taken is the plugin's to close
+    warm.close_untaken()
+    assert closed == ["left.py"]
 
 
 def test_a_failure_to_start_early_is_left_to_the_plugin(monkeypatch):
