@@ -5,7 +5,8 @@ launched in the background (:func:`grader.suite.warm.prelaunch_early`) before py
 so that starting bwrap, the worker's interpreter and its engine import overlap importing pytest,
 configuring and collecting; the plugin takes them over at configure. Nothing else differs: the
 same arguments reach pytest, and without ``--solitaire-submission`` (or with
-``--solitaire-worker local``) nothing is started early.
+``--solitaire-worker local``) nothing is started early. Sandboxes no plugin took (pytest stopped
+before its configure) are closed when pytest returns.
 """
 
 from __future__ import annotations
