@@ -96,6 +96,7 @@ def grade_timeline(name: str, submission: Path, worker: str, holder: Path) -> di
         "whole grade": ended - started,
         "before the suite": suite["start"] - started,
         "suite: start until the plugin is imported": events["plugin imported"] - suite["start"],
+        "suite: factory before pytest (suite.run)": _between(timeline, "suite started", "factory made"),
         "suite: factory (imports, checks, copy)": _between(timeline, "configure", "factory made"),
         "suite: configure until collected": _between(timeline, "configure", "collected"),
         "suite: collected until the first trace": _between(timeline, "collected", "trace begins"),
@@ -139,7 +140,8 @@ def parts(name: str, submission: Path) -> dict[str, float]:
         for trace in traces:
             worker.fresh()
             started = time.perf_counter()
-            for _check in replay(trace, lambda: _TraceWorker(worker), dead=dead):
+            mask = worker.colocate()  # as the suite does (grader/sandbox/affinity.py)
+            for _check in replay(trace, lambda m=mask: _TraceWorker(worker, mask=m), dead=dead):
                 pass
             replayed += time.perf_counter() - started
         found["replay through the sandbox (no fresh)"] = replayed

@@ -129,7 +129,8 @@ def run_suite(rules: Path, name: str, worker: str, work: Path, timeout: float,
     counts_file = work / "counts.json"
     graded = catalog.entry(name).graded_options
     command = [
-        sys.executable, "-m", "pytest", str(SUITE_DIR / "test_hidden.py"),
+        # pytest, after starting the sandboxes in the background (grader/suite/run.py)
+        sys.executable, "-m", "grader.suite.run", str(SUITE_DIR / "test_hidden.py"),
         "-c", str(SUITE_DIR / "pytest.ini"), "--rootdir", str(SUITE_DIR),
         # plugin autoloading is off (see below): exactly these two plugins are loaded
         "-p", "pytest_timeout", "-p", "grader.suite.plugin", "-q", "--no-header",

@@ -47,6 +47,21 @@ def _no_constants(name: str) -> Any:
     raise ValueError(f"{name} is not allowed")
 
 
+# one decoder for every reply (json.loads with an argument would build a new one per call)
+_DECODER = json.JSONDecoder(parse_constant=_no_constants)
+
+
+def _decoded(text: str) -> Any:
+    """``text`` as JSON, exactly as ``_DECODER.decode`` reads it (ValueError otherwise); a line
+    with no white space around its value (every line the worker writes) skips decode's two scans
+    for it."""
+    if text and text[0] not in " \t\n\r":
+        value, end = _DECODER.raw_decode(text)
+        if end == len(text):
+            return value
+    return _DECODER.decode(text)
+
+
 def check_reply(line: bytes, expected_id: int | None = None, part: int | None = None) -> dict[str, Any]:
     """The reply in ``line`` as a dict, or :class:`Broken` if it is not exactly a protocol reply.
 
@@ -62,7 +77,7 @@ def check_reply(line: bytes, expected_id: int | None = None, part: int | None = 
     ``message`` (strings), optional ``method`` (string), nothing else.
     """
     try:
-        reply = json.loads(line.decode("utf-8"), parse_constant=_no_constants)
+        reply = _decoded(line.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError) as error:
         raise Broken("protocol", f"an answer that is not valid JSON ({str(error)[:80]})") from None
     if type(reply) is not dict:
@@ -79,8 +94,8 @@ def check_reply(line: bytes, expected_id: int | None = None, part: int | None = 
     if type(ok) is not bool:
         raise Broken("protocol", "an answer without ok true/false")
     allowed = REPLY_KEYS_OK if ok else REPLY_KEYS_ERROR
-    extra = sorted(set(reply) - allowed)
-    if extra:
+    if not reply.keys() <= allowed:
+        extra = sorted(set(reply) - allowed)
         raise Broken("protocol", f"an answer with unexpected key {extra[0][:40]!r}")
     if ok:
         if "state" in reply and type(reply["state"]) is not str:
@@ -130,7 +145,8 @@ class Channel:
         self.output_cap = output_cap
         for fd in (request_fd, reply_fd, output_fd):
             os.set_blocking(fd, False)
-        self.buffer = bytearray()
+        self.buffer = bytearray()  # reply bytes read; those before ``self._read`` are consumed
+        self._read = 0
         self.output = bytearray()
         self.output_total = 0
         self.poller = select.poll()
@@ -162,8 +178,13 @@ class Channel:
     def pending(self) -> None:
         """Raise :class:`Broken` if a surplus line is already buffered. (Lines still in the pipe show
         up as the next answer, whose request id then does not match.)"""
-        if self.buffer:
+        if len(self.buffer) > self._read:
             raise Broken("protocol", "extra output on the answer channel")
+
+    def discard(self) -> None:
+        """Forget every reply byte read so far (a new child's handshake comes next)."""
+        self.buffer = bytearray()
+        self._read = 0
 
     def send(self, data: bytes, deadline: float) -> None:
         view = memoryview(data)
@@ -189,18 +210,24 @@ class Channel:
         """
         reply_fd = self.reply_fd
         while True:
-            end = self.buffer.find(b"\n")
+            start = self._read
+            end = self.buffer.find(b"\n", start)
             if end >= 0:
-                if end > self.reply_cap:
+                if end - start > self.reply_cap:
                     raise Broken("protocol", f"an answer longer than {self.reply_cap} bytes")
-                line = bytes(self.buffer[:end])
-                rest = self.buffer[end + 1:]
-                self.buffer = rest if more else bytearray()
-                if rest and not more:
-                    raise Broken("protocol", "more than one answer to one request")
+                line = bytes(self.buffer[start:end])
+                self._read = end + 1
+                if self._read == len(self.buffer) or not more:
+                    rest = self._read < len(self.buffer)
+                    self.discard()
+                    if rest:
+                        raise Broken("protocol", "more than one answer to one request")
                 return line
-            if len(self.buffer) > self.reply_cap:
+            if len(self.buffer) - start > self.reply_cap:
                 raise Broken("protocol", f"an answer longer than {self.reply_cap} bytes")
+            if start:  # keep only the unread part before reading more
+                del self.buffer[:start]
+                self._read = 0
             timeout = deadline - time.monotonic()
             if timeout <= 0:
                 raise Broken("timeout", "no answer in time")

@@ -52,6 +52,7 @@ from typing import Any
 from solitaire.protocol import Worker, WorkerError, batch_requests
 
 from .. import sanitize
+from . import affinity
 from .channel import Broken, Channel, check_reply
 from .files import Submission
 from .isolation import Isolation
@@ -63,6 +64,8 @@ from .uids import UidLease, kill_all_of, lease_uid
 log = logging.getLogger("grader.sandbox")
 ZYGOTE_LAYERS = ("bwrap",)  # layers whose sandbox stays, forking a fresh child per fresh()
 STALE_BYTES = 4 * 1024 * 1024  # what a dead child may have left in the reply pipe, at most
+# one encoder for every request (json.dumps with an argument would build a new one per call)
+_ENCODER = json.JSONEncoder(allow_nan=False, separators=(",", ":"))
 
 class LoadFailure(WorkerError):
     """The rules file could not be loaded: permanent for this submission (scores 0).
@@ -159,6 +162,11 @@ class _Process:
         self.nonce = secrets.token_hex(16)
         os.write(self.control_fd, (json.dumps({"nonce": self.nonce}) + "\n").encode())
 
+    def pin_child(self, cpu: int) -> None:
+        """Ask the zygote to pin its current child to ``cpu`` (raises OSError if it is gone)."""
+        assert self.control_fd is not None
+        os.write(self.control_fd, b'{"pin": %d}\n' % cpu)
+
     def close_control(self) -> None:
         if self.control_fd is not None:
             try:
@@ -242,7 +250,7 @@ class SandboxWorker(Worker):
         try:
             process = self._running(started)
             self._sent += 1
-            data = (json.dumps({**message, "id": self._sent}, allow_nan=False) + "\n").encode("utf-8")
+            data = (_ENCODER.encode({**message, "id": self._sent}) + "\n").encode("utf-8")
             budget_bound = self.budget.remaining() - (time.monotonic() - started) < self.limits.call_s
             deadline = time.monotonic() + min(self.limits.call_s, self.budget.remaining())
             try:
@@ -268,7 +276,7 @@ class SandboxWorker(Worker):
         try:
             process = self._running(started)
             self._sent += 1
-            data = (json.dumps({**message, "id": self._sent}, allow_nan=False) + "\n").encode("utf-8")
+            data = (_ENCODER.encode({**message, "id": self._sent}) + "\n").encode("utf-8")
             try:
                 process.channel.pending()
                 for part in range(len(requests)):
@@ -355,7 +363,7 @@ class SandboxWorker(Worker):
         deadline = started + min(self.limits.startup_s, self.budget.remaining())
         budget_bound = self.budget.remaining() < self.limits.startup_s
         channel = process.channel
-        channel.buffer = bytearray()
+        channel.discard()
         self._sent = 0
         try:
             if not asked:
@@ -382,6 +390,25 @@ class SandboxWorker(Worker):
                     return True
         finally:
             channel.reply_cap = cap
+
+    def colocate(self) -> affinity.Pinned | None:
+        """Keep the calling thread and the current child on one CPU (zygote only; see
+        :mod:`.affinity`): pin the thread to the CPU it runs on and ask the zygote to pin the child
+        there. Returns what to give back with :func:`.affinity.restore` once the child has served
+        its trace; None if nothing was pinned. Only speed depends on it."""
+        process = self._process
+        if self.closed or process is None or process.control_fd is None or self._asked is process:
+            return None
+        pinned = affinity.pin_here()
+        if pinned is None:
+            return None
+        cpu, before = pinned
+        try:
+            process.pin_child(cpu)
+        except OSError:
+            affinity.restore(before)
+            return None
+        return before
 
     def kill(self) -> None:
         """SIGKILL the running sandbox now (its PID namespace dies with it), without waiting: a

@@ -29,8 +29,6 @@ from __future__ import annotations
 
 import json
 import os
-import threading
-import time
 from collections import Counter
 from dataclasses import asdict
 from pathlib import Path
@@ -42,16 +40,18 @@ from solitaire.protocol import LocalWorker, Worker, WorkerError
 from solitaire.replay import Check, Summary, WorkerSource, planned, replay
 from solitaire.traces import load_dir
 
-#: when set, a file the suite writes its timeline to at the end (bench/sandbox_profile.py)
-PROFILE_ENV = "SOLITAIRE_SUITE_PROFILE"
-_timeline: list[tuple[str, float]] = []
-
-
-def mark(event: str) -> None:
-    """Note when ``event`` happened (wall clock), for the profile of a grade; cheap when unused."""
-    if PROFILE_ENV in os.environ:
-        _timeline.append((event, time.time()))
-
+from .warm import (  # noqa: F401 - re-exported: the tests and benches name them here
+    PROFILE_ENV,
+    SANDBOXES_ENV,
+    WarmWorkers,
+    ZygoteWorkers,
+    _timeline,
+    _TraceWorker,
+    mark,
+    prelaunch,
+    sandboxes_wanted,
+    take_prelaunched,
+)
 
 mark("plugin imported")
 
@@ -122,167 +122,15 @@ def pytest_configure(config: pytest.Config) -> None:
 
 def _prelaunch(config: pytest.Config) -> None:
     """Start the sandboxed workers in the background, one ahead of need: the first while pytest
-    loads and collects the traces, each next one while a trace is replayed, so their start-up
-    (namespaces, interpreter, engine import) costs little wall time."""
-    from grader.sandbox import sandbox_factory
-
+    loads and collects the traces (or, under :mod:`grader.suite.run`, since before pytest was
+    imported), each next one while a trace is replayed, so their start-up (namespaces,
+    interpreter, engine import) costs little wall time."""
+    submission = config.getoption("--solitaire-submission")
     results = config.getoption("--solitaire-results")
-    hidden = [str(Path(results).resolve().parent)] if results else []
-    from grader.sandbox.worker import ZYGOTE_LAYERS
-
-    factory = sandbox_factory(config.getoption("--solitaire-submission"), hidden_paths=hidden)
-    mark("factory made")
-    if factory.layer in ZYGOTE_LAYERS:
-        config._solitaire_warm = ZygoteWorkers(factory, sandboxes_wanted())  # type: ignore[attr-defined]
-    else:
-        config._solitaire_warm = WarmWorkers(factory)  # type: ignore[attr-defined]
-
-
-class _TraceWorker(Worker):
-    """The shared sandboxed worker as one trace sees it: the replay's close at the end of the
-    trace must not close the sandbox (the next trace gets a fresh child of it instead).
-
-    ``ahead``: whether another child will be asked for after this one (more traces to come):
-    then closing asks the zygote for it at once (:meth:`~grader.sandbox.SandboxWorker.fresh_ahead`),
-    so that killing this child, wiping and starting the next overlap this side's own work."""
-
-    def __init__(self, worker: Any, ahead: bool = False) -> None:
-        self._worker = worker
-        self._ahead = ahead
-
-    def request(self, message: dict[str, Any]) -> dict[str, Any]:
-        return self._worker.request(message)  # type: ignore[no-any-return]
-
-    def close(self) -> None:
-        """The sandbox stays for the next trace (whose child is asked for now, if one will come)."""
-        if self._ahead:
-            self._worker.fresh_ahead()
-
-
-def _launch_in_background(worker: Any, finished: threading.Event) -> threading.Event:
-    """Launch ``worker`` in a thread; the event is set once it has started (or failed to load:
-    the worker keeps that failure and raises it at its first request)."""
-    launched = threading.Event()
-
-    def launch() -> None:
-        try:
-            worker.launch()
-        except Exception:  # noqa: BLE001 - kept by the worker, raised at first use
-            pass
-        mark("launched")
-        launched.set()
-        # The worker dies with the thread that started it (bwrap --die-with-parent uses
-        # PR_SET_PDEATHSIG, which follows the parent *thread*): stay alive until the end.
-        finished.wait()
-
-    threading.Thread(target=launch, name="sandbox-prelaunch", daemon=True).start()
-    return launched
-
-
-#: how many sandboxes serve the traces of one submission in turn under bwrap (1 or 2; default 2)
-SANDBOXES_ENV = "SOLITAIRE_SUITE_SANDBOXES"
-
-
-def sandboxes_wanted() -> int:
-    """How many zygote sandboxes a submission gets: ``SOLITAIRE_SUITE_SANDBOXES`` (1 or 2), else 2."""
-    value = os.environ.get(SANDBOXES_ENV, "2").strip()
-    return 1 if value == "1" else 2
-
-
-class ZygoteWorkers:
-    """Zygote sandboxes (bwrap) for the whole submission; each call gives a fresh child of one.
-
-    With two sandboxes (the default, :func:`sandboxes_wanted`) the traces alternate between
-    them: while a child of one replays trace N, the other sandbox's zygote kills the child of
-    trace N - 1, wipes what it left and starts the child for trace N + 1, which loads the rules
-    file meanwhile; the replay rarely waits for a child. The two sandboxes are as separate from
-    each other as the sandboxes of two submissions graded side by side (each its own PID, IPC,
-    network and mount namespaces, ``/tmp``, uid and cgroup), and within each the next child
-    finds nothing of the last (docs/security.md, "The zygote"). With one sandbox the next
-    child is asked for as soon as a trace ends.
-
-    The sandboxes are launched in the background while pytest collects the traces; each
-    first child serves a first trace, every later call asks that zygote for a new child
-    (:meth:`~grader.sandbox.SandboxWorker.fresh`: a full restart if the zygote fails).
-    """
-
-    def __init__(self, factory: Any, sandboxes: int = 1) -> None:
-        self.factory = factory
-        self.finished = threading.Event()
-        self.workers = [factory() for _ in range(sandboxes)]
-        self._launched = [_launch_in_background(worker, self.finished) for worker in self.workers]
-        self._used = [False] * sandboxes
-        self._turn = 0
-        self.remaining = 1  # traces still to replay (set once collected): children are asked ahead
-
-    def __call__(self) -> Worker:
-        """A worker whose current child has served no trace yet (the sandboxes in turn)."""
-        mark("child asked")
-        index, self._turn = self._turn, (self._turn + 1) % len(self.workers)
-        worker = self.workers[index]
-        self._launched[index].wait()
-        self.remaining -= 1
-        if self._used[index]:
-            try:
-                worker.fresh()
-            except WorkerError:
-                pass  # a load failure, a spent budget: raised again at the first request
-        mark("child ready")
-        self._used[index] = True
-        # this sandbox serves again after the others have served one trace each
-        return _TraceWorker(worker, ahead=self.remaining >= len(self.workers))
-
-    def close(self) -> None:
-        """Kill every sandbox now; wait for their processes to end and remove their cgroups and
-        files in a thread the suite's exit waits for (not a daemon), while the results are written
-        (nothing of the sandbox can reach them: they are outside its view)."""
-        mark("closing")
-        for launched in self._launched:
-            launched.wait(timeout=self.factory.limits.startup_s)
-        for worker in self.workers:
-            worker.kill()
-        self.finished.set()
-        threading.Thread(target=self.factory.close, name="sandbox-cleanup").start()
-        mark("closed")
-
-
-class WarmWorkers:
-    """Fresh sandboxed workers, each launched in the background before it is asked for.
-
-    ``remaining``: how many more workers will be asked for (the traces left); none is
-    launched ahead beyond that, and a worker asked for unforeseen (a replacement after a
-    crash) starts at its first request.
-    """
-
-    def __init__(self, factory: Any) -> None:
-        self.factory = factory
-        self.finished = threading.Event()
-        self.remaining = 1
-        self._next: tuple[Worker, threading.Event] | None = self._launch()
-
-    def _launch(self) -> tuple[Worker, threading.Event]:
-        worker = self.factory()
-        return worker, _launch_in_background(worker, self.finished)
-
-    def __call__(self) -> Worker:
-        """A fresh worker (launched, or failed to load); the next one starts launching now."""
-        self.remaining -= 1
-        if self._next is None:
-            return self.factory()  # type: ignore[no-any-return]
-        worker, launched = self._next
-        launched.wait()
-        self._next = None
-        if self.factory.load_failure is None and self.remaining > 0:
-            self._next = self._launch()
-        return worker
-
-    def close(self) -> None:
-        """Close every worker, after the one launching ahead (if any) has started: closing it
-        half-way would look like a sandbox that cannot start."""
-        if self._next is not None:
-            self._next[1].wait(timeout=self.factory.limits.startup_s)
-        self.factory.close()
-        self.finished.set()
+    warm = take_prelaunched(submission, results)
+    if warm is None:
+        warm = prelaunch(submission, results)
+    config._solitaire_warm = warm  # type: ignore[attr-defined]
 
 
 def _graded(trace: dict[str, Any], graded: dict[str, list[Any]]) -> bool:

@@ -9,13 +9,14 @@ Each test also checks that the zygote path itself was taken (no full restart), w
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import time
 
 import pytest
 from security_support import ATTACKS, DEALT
 
-from grader.sandbox import Limits, SandboxFactory, SandboxWorker
+from grader.sandbox import Limits, SandboxFactory, SandboxWorker, affinity
 from grader.suite.plugin import ZygoteWorkers
 from solitaire.protocol import WorkerError
 
@@ -121,6 +122,8 @@ def _probe(self, state, pile, count):
         _attack_zygote()
     if count == 5:
         return _stale_handshake()
+    if count == 6:
+        _report(cpus=sorted(os.sched_getaffinity(0)))
     return False
 
 
@@ -248,3 +251,41 @@ def test_the_two_sandboxes_of_a_submission_share_nothing(tmp_path, isolation):
         assert [worker.launches for worker in workers.workers] == [1, 1]  # no full restart
     finally:
         workers.close()
+
+
+def _child_cpus(worker: SandboxWorker, wanted: list[int]) -> list[int]:
+    """The child's CPUs, asked until they are ``wanted`` (the zygote pins the child a moment
+    after the pin line is written) or for 2 s."""
+    give_up = time.monotonic() + 2.0
+    while True:
+        cpus = _probe(worker, 6)["cpus"]
+        if cpus == wanted or time.monotonic() > give_up:
+            return cpus
+        time.sleep(0.02)
+
+
+@pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="pinning needs two CPUs")
+def test_colocate_pins_this_thread_and_the_current_child_only(worker):
+    mask = os.sched_getaffinity(0)
+    pinned = worker.colocate()
+    assert pinned is not None and pinned.mask == mask
+    try:
+        here = os.sched_getaffinity(0)
+        assert len(here) == 1  # this thread, on the CPU it ran on
+        assert _child_cpus(worker, sorted(here)) == sorted(here)  # the child beside it
+    finally:
+        affinity.restore(pinned)
+    assert os.sched_getaffinity(0) == mask
+    worker.fresh()  # the zygote itself was never pinned: its next child has every CPU
+    assert worker.launches == 1
+    assert _probe(worker, 6)["cpus"] == sorted(mask)
+
+
+def test_a_malformed_pin_line_leaves_the_zygote_serving(worker):
+    process = worker._process
+    assert process is not None and process.control_fd is not None
+    for line in (b'{"pin": "x"}\n', b'{"pin": 99999}\n', b'{"pin": [1]}\n', b'{"pin"\n'):
+        os.write(process.control_fd, line)
+    worker.fresh()
+    assert worker.launches == 1  # the zygote path still served the fresh child
+    assert _probe(worker, 2)["others"] == []

@@ -1,0 +1,84 @@
+"""The hidden suite's entry (grader/suite/run.py): the sandboxes start before pytest is imported."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from grader.grade import grade_submission, sandbox_available
+from grader.suite import warm
+from grader.suite.run import _option
+
+REFERENCE = Path(__file__).resolve().parents[2] / "reference"
+
+
+@pytest.fixture(autouse=True)
+def nothing_started_yet(monkeypatch):
+    """Each test starts with nothing started early, and leaves nothing to the next."""
+    monkeypatch.setattr(warm, "_prelaunched", {})
+
+
+def test_option_reads_both_spellings_and_the_last_one():
+    argv = ["x.py", "--solitaire-submission", "a.py", "--solitaire-worker=local",
+            "--solitaire-submission=b.py"]
+    assert _option(argv, "--solitaire-submission") == "b.py"
+    assert _option(argv, "--solitaire-worker") == "local"
+    assert _option(argv, "--solitaire-results") is None
+    assert _option(["--solitaire-results"], "--solitaire-results") is None  # no value after it
+
+
+def test_what_was_started_early_is_taken_once(monkeypatch):
+    made = []
+    monkeypatch.setattr(warm, "prelaunch", lambda submission, results: made.append(submission) or object())
+    warm.prelaunch_early("a.py", "out/counts.json")
+    taken = warm.take_prelaunched("a.py", "out/counts.json")
+    assert taken is not None and made == ["a.py"]
+    assert warm.take_prelaunched("a.py", "out/counts.json") is None  # once only
+    warm.prelaunch_early("b.py", None)
+    assert warm.take_prelaunched("a.py", None) is None  # another submission's is not taken
+
+
+def test_what_no_plugin_took_is_closed(monkeypatch):
+    closed = []
+
+    class Started:
+        def __init__(self, name):
+            self.name = name
+
+        def close(self):
+            closed.append(self.name)
+
+    monkeypatch.setattr(warm, "prelaunch", lambda submission, results: Started(submission))
+    warm.prelaunch_early("taken.py", None)
+    warm.prelaunch_early("left.py", None)
+    assert warm.take_prelaunched("taken.py", None).name == "taken.py"
+    warm.close_untaken()
+    assert closed == ["left.py"]  # the one taken is the plugin's to close
+    warm.close_untaken()
+    assert closed == ["left.py"]
+
+
+def test_a_failure_to_start_early_is_left_to_the_plugin(monkeypatch):
+    def refuse(submission, results):
+        raise RuntimeError("no sandbox here")
+
+    monkeypatch.setattr(warm, "prelaunch", refuse)
+    warm.prelaunch_early("c.py", None)  # no exception: the plugin makes the factory and reports it
+    assert warm.take_prelaunched("c.py", None) is None
+
+
+@pytest.mark.skipif(not sandbox_available(), reason="the sandbox is not installed")
+def test_a_sandboxed_grade_makes_its_factory_before_pytest_is_imported(tmp_path, monkeypatch):
+    submission = tmp_path / "sub"
+    submission.mkdir()
+    shutil.copy(REFERENCE / "bismarck.py", submission / "bismarck.py")
+    timeline = tmp_path / "timeline.json"
+    monkeypatch.setenv(warm.PROFILE_ENV, str(timeline))
+    results = grade_submission(submission, "bismarck", tmp_path / "out", worker="sandbox")
+    assert results["score"] == pytest.approx(sum(t["max_score"] for t in results["tests"]))
+    events = [event for event, _moment in json.loads(timeline.read_text())]
+    assert events.index("suite started") < events.index("factory made") < events.index("plugin imported")
+    assert events.count("factory made") == 1  # the plugin took the sandboxes started early
