@@ -25,7 +25,9 @@ bounds the expansions of both together.
 The answer is honest: ``won`` with the move list (replayable with
 :func:`solitaire.engine.apply`), ``lost`` when every state reachable from the
 start was expanded without a win (a proof: safe moves never turn a winnable
-position into a lost one), ``undecided`` when the budget ran out first.
+position into a lost one), ``undecided`` when the budget ran out first. A state
+the variation's :meth:`~Variation.hopeless` hint proves lost is claimed and
+counted but not expanded: no win lies beyond it.
 
 Piles of the kinds a variation declares ``interchangeable`` (a solver hint:
 foundations with no fixed suit, free cells that are alike), or that its
@@ -171,6 +173,11 @@ def ordered_moves(variation: Variation, state: State) -> list[Move]:
     return [move for _, _, move in sorted(zip(ranks, range(len(moves)), moves, strict=True))]
 
 
+def _moves_unless_hopeless(variation: Variation, state: State) -> list[Move]:
+    """No move from a state the variation's :meth:`~Variation.hopeless` hint proves lost."""
+    return [] if variation.hopeless(state) else ordered_moves(variation, state)
+
+
 # -- the two searches ----------------------------------------------------------------
 # A search is a generator: it yields once per expansion and returns (outcome, moves).
 Search = Generator[None, None, tuple[str, list[Move]]]
@@ -181,7 +188,7 @@ def depth_first(variation: Variation, state: State, key: Key, claimed: set[Hasha
     its key to ``claimed``) when it steps into it and skips the states already claimed."""
     claimed.add(key(state))
     path: list[Move] = []
-    stack = [(state, iter(ordered_moves(variation, state)))]
+    stack = [(state, iter(_moves_unless_hopeless(variation, state)))]
     yield
     while stack:
         current, moves = stack[-1]
@@ -199,7 +206,7 @@ def depth_first(variation: Variation, state: State, key: Key, claimed: set[Hasha
         path.append(move)
         if variation.is_won(child):
             return WON, path
-        stack.append((child, iter(ordered_moves(variation, child))))
+        stack.append((child, iter(_moves_unless_hopeless(variation, child))))
         yield
     return LOST, []
 
@@ -289,8 +296,11 @@ def best_first(variation: Variation, state: State, key: Key, claimed: set[Hashab
         if move is not None and current_key in claimed:
             continue
         claimed.add(current_key)
-        safe = variation.safe_move(current)
-        moves = [safe] if safe is not None else legal_moves(variation, current)
+        if variation.hopeless(current):
+            moves = []
+        else:
+            safe = variation.safe_move(current)
+            moves = [safe] if safe is not None else legal_moves(variation, current)
         yield
         for child_move in moves:
             child = apply_unchecked(variation, current, child_move)

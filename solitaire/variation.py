@@ -176,6 +176,11 @@ class Variation:
         never make a winnable position unwinnable; None when there is none (the default)."""
         return None
 
+    def hopeless(self, state: State) -> bool:
+        """True only when no sequence of moves can win from ``state`` (a loss argument
+        the solver may stop on); False when unsure (the default)."""
+        return False
+
     # -- the rule methods ---------------------------------------------------
     def deal(self, state: State, cards: Sequence[Card]) -> None:
         """Lay out ``cards`` (the whole deck, first card dealt first) on the empty ``state``."""
