@@ -195,12 +195,15 @@ class Scorpion(Variation):
           needs some column's bottom link broken earlier (no column is empty), or by the
           removal of its suit, which needs the queen to lie directly on it, so the
           queen's link broken earlier or at the same move (unless she lies there now,
-          or is in the reserve).
+          or is in the reserve);
+        * a face-down card's link breaks only after the link of the card lying on it
+          (it moves once face up, and it turns up only when uncovered, S6).
 
         The links that may ever break are at most the least set closed under those
-        conditions; any other link never breaks (take the first of them to break: its
-        condition names a link that broke earlier, or a queen's link breaking at the
-        same move, itself a non-king's link held to the first rule, so a link of the set).
+        conditions (a link joins once each of its conditions names a link of the set);
+        any other link never breaks (take the first of them to break: a condition of it
+        names a link that broke earlier, or a queen's link breaking at the same move,
+        itself a non-king's link held to the first rule, so a link of the set).
         A win removes every card, so every link must break except where x lies on its
         successor (such pairs may leave together): when one of those never breaks, the
         position is lost. Example: x on ``succ(y)`` and y on ``succ(x)`` in two columns.
@@ -215,7 +218,7 @@ class Scorpion(Variation):
         must: list[tuple[int, int]] = []
         for card, link in where.items():
             column, index = link
-            if not state[self.piles(TABLEAU)[column]].is_face_up(index):
+            if index + 1 < len(piles[column]) and not state[self.piles(TABLEAU)[column]].is_face_up(index):
                 groups.append((link, ((column, index + 1),)))  # turned up once uncovered
             if card.rank == KING:
                 must.append(link)
