@@ -21,7 +21,7 @@ from test_solver_soundness import exhaustive
 from solitaire import catalog
 from solitaire.piles import TABLEAU, Pile
 from solitaire.rng import SplitMix64
-from solitaire.solver import LOST, WON, solve
+from solitaire.solver import LOST, UNDECIDED, WON, solve
 from solitaire.state import State, parse_state
 
 ANY_FACEUP = {"moves": "any_faceup"}
@@ -116,12 +116,13 @@ def naive_dead(state: State) -> bool:
 LIMIT = 2_000  # states: a position with a larger space is skipped
 
 
-def small_position(rng: SplitMix64, suits: str) -> State:
+def small_position(rng: SplitMix64, suits: str, moves: str = "any_faceup") -> State:
     """A random position with only ``suits`` in play (the others removed): their cards
     shuffled into the seven columns and up to three into the reserve, face down, with
     some cards face down at the bottom of columns 1..4."""
     variation = catalog.load("scorpion")
     state = position("t1: " + " ".join(f"{rank}{suit}" for suit in suits for rank in "A23456789TJQK"))
+    state.options["moves"] = moves
     cards = list(state["t1"].cards)
     rng.shuffle(cards)
     state.set_pile("t1", Pile(()))
@@ -135,21 +136,30 @@ def small_position(rng: SplitMix64, suits: str) -> State:
     return state
 
 
-@pytest.mark.parametrize("suits,count", [("S", 300), ("HS", 80)])
-def test_hopeless_small_random_positions_are_lost(suits, count):
+@pytest.mark.parametrize("suits,count,moves,wins", [
+    ("S", 200, "any_faceup", 10), ("HS", 40, "any_faceup", 10), ("HS", 40, "runs", 1),
+])
+def test_hopeless_small_random_positions_are_lost(suits, count, moves, wins):
     """Random positions of one or two suits: wherever ``hopeless`` says True, the plain
-    search finds no win; both verdicts occur, and the naive argument would be caught."""
+    search finds no win; both verdicts occur, and the naive argument would be caught
+    (``moves=runs`` wins rarely: there it is the solver's agreement that counts). The
+    solver with all its hints (safe move, symmetry, hopeless) agrees too."""
     variation = catalog.load("scorpion")
     rng = SplitMix64(len(suits))
-    counts = {"hopeless": 0, "won": 0, "naive caught": 0}
+    counts = {"hopeless": 0, "won": 0, "naive caught": 0, "solver agreed": 0}
     for _ in range(count):
-        state = small_position(rng, suits)
+        state = small_position(rng, suits, moves)
         verdict = exhaustive(variation, state, limit=LIMIT)
         if verdict is None:
             continue
         hopeless = variation.hopeless(state)
         assert not (hopeless and verdict == WON), str(state)
+        solved = solve(variation, state, budget=LIMIT).outcome
+        assert solved in (verdict, UNDECIDED), str(state)
         counts["hopeless"] += hopeless
         counts["won"] += verdict == WON
         counts["naive caught"] += naive_dead(state) and verdict == WON
-    assert counts["hopeless"] >= 10 and counts["won"] >= 10 and counts["naive caught"] >= 3, counts
+        counts["solver agreed"] += solved == verdict
+    assert counts["hopeless"] >= 10 and counts["won"] >= wins, counts
+    assert counts["naive caught"] >= (3 if moves == "any_faceup" else 0), counts
+    assert counts["solver agreed"] >= count // 4, counts
