@@ -332,7 +332,9 @@ def solve(variation: Variation, state: State, budget: int = 100_000, symmetric: 
     the safe-move rule: its safe move alone, else every legal move) was either a win
     (none was, or the answer would be ``won``) or claimed, by the search that expanded
     it or by the other; the start is claimed, so the claimed states are every state
-    reachable from the start. When one search has run out, the other runs alone.
+    reachable from the start, except those beyond a state the variation's
+    :meth:`~Variation.hopeless` hint proved lost (expanded as if it had no move).
+    When one search has run out, the other runs alone.
     """
     started = time.perf_counter()
     if variation.is_won(state):
