@@ -213,15 +213,16 @@ def depth_first(variation: Variation, state: State, key: Key, claimed: set[Hasha
 
 class _Promise:
     """The generic estimate of how promising a state is (lower is better): the cards
-    not on the foundations, weighted, plus, for each card a foundation takes next
-    (asked of ``foundation_accepts``), how many cards lie on it (at most 8, none in
-    the stock, whose next card is always coming), plus the face-down cards."""
+    not on the foundations, weighted (the variation's ``foundation_weight`` hint), plus,
+    for each card a foundation takes next (asked of ``foundation_accepts``), how many
+    cards lie on it (at most 8, none in the stock, whose next card is always coming),
+    plus the face-down cards."""
 
-    FOUNDATION_WEIGHT = 10
     MAX_DEPTH = 8
 
     def __init__(self, variation: Variation) -> None:
         self.variation = variation
+        self.weight = variation.foundation_weight
         # a game's removals go to its discard pile: cards out of play, as on a foundation
         removed = variation.piles(DISCARD) if variation.removes else ()
         self.foundations = variation.piles(FOUNDATION) + removed
@@ -269,7 +270,7 @@ class _Promise:
 
     def __call__(self, state: State) -> int:
         piles = state.piles
-        score = -self.FOUNDATION_WEIGHT * sum(len(piles[f].cards) for f in self.foundations)
+        score = -self.weight * sum(len(piles[f].cards) for f in self.foundations)
         wanted = self._wanted(state)
         for name, is_stock in self.others:
             score += piles[name].down if is_stock else self._depths(piles[name], wanted)

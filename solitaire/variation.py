@@ -121,6 +121,9 @@ class Variation:
     #: solver hint, not a rule: kinds of pile whose piles may trade places without
     #: changing the game (say, foundations with no fixed suit); none by default
     interchangeable: ClassVar[tuple[str, ...]] = ()
+    #: solver hint, not a rule: what a card on the foundations is worth in the best-first
+    #: search's estimate, against one card lying on a card the foundations take next
+    foundation_weight: ClassVar[int] = 10
     #: the most piles whose top cards one removal (``t3+t5``) takes together to the
     #: discard pile ``d`` (see the module docstring); 0: the game has no removals
     removes: ClassVar[int] = 0
