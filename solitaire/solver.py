@@ -25,7 +25,9 @@ bounds the expansions of both together.
 The answer is honest: ``won`` with the move list (replayable with
 :func:`solitaire.engine.apply`), ``lost`` when every state reachable from the
 start was expanded without a win (a proof: safe moves never turn a winnable
-position into a lost one), ``undecided`` when the budget ran out first.
+position into a lost one), ``undecided`` when the budget ran out first. A state
+the variation's :meth:`~Variation.hopeless` hint proves lost is claimed and
+counted but not expanded: no win lies beyond it.
 
 Piles of the kinds a variation declares ``interchangeable`` (a solver hint:
 foundations with no fixed suit, free cells that are alike), or that its
@@ -171,6 +173,11 @@ def ordered_moves(variation: Variation, state: State) -> list[Move]:
     return [move for _, _, move in sorted(zip(ranks, range(len(moves)), moves, strict=True))]
 
 
+def _moves_unless_hopeless(variation: Variation, state: State) -> list[Move]:
+    """No move from a state the variation's :meth:`~Variation.hopeless` hint proves lost."""
+    return [] if variation.hopeless(state) else ordered_moves(variation, state)
+
+
 # -- the two searches ----------------------------------------------------------------
 # A search is a generator: it yields once per expansion and returns (outcome, moves).
 Search = Generator[None, None, tuple[str, list[Move]]]
@@ -181,7 +188,7 @@ def depth_first(variation: Variation, state: State, key: Key, claimed: set[Hasha
     its key to ``claimed``) when it steps into it and skips the states already claimed."""
     claimed.add(key(state))
     path: list[Move] = []
-    stack = [(state, iter(ordered_moves(variation, state)))]
+    stack = [(state, iter(_moves_unless_hopeless(variation, state)))]
     yield
     while stack:
         current, moves = stack[-1]
@@ -199,22 +206,23 @@ def depth_first(variation: Variation, state: State, key: Key, claimed: set[Hasha
         path.append(move)
         if variation.is_won(child):
             return WON, path
-        stack.append((child, iter(ordered_moves(variation, child))))
+        stack.append((child, iter(_moves_unless_hopeless(variation, child))))
         yield
     return LOST, []
 
 
 class _Promise:
     """The generic estimate of how promising a state is (lower is better): the cards
-    not on the foundations, weighted, plus, for each card a foundation takes next
-    (asked of ``foundation_accepts``), how many cards lie on it (at most 8, none in
-    the stock, whose next card is always coming), plus the face-down cards."""
+    not on the foundations, weighted (the variation's ``foundation_weight`` hint), plus,
+    for each card a foundation takes next (asked of ``foundation_accepts``), how many
+    cards lie on it (at most 8, none in the stock, whose next card is always coming),
+    plus the face-down cards."""
 
-    FOUNDATION_WEIGHT = 10
     MAX_DEPTH = 8
 
     def __init__(self, variation: Variation) -> None:
         self.variation = variation
+        self.weight = variation.foundation_weight
         # a game's removals go to its discard pile: cards out of play, as on a foundation
         removed = variation.piles(DISCARD) if variation.removes else ()
         self.foundations = variation.piles(FOUNDATION) + removed
@@ -262,7 +270,7 @@ class _Promise:
 
     def __call__(self, state: State) -> int:
         piles = state.piles
-        score = -self.FOUNDATION_WEIGHT * sum(len(piles[f].cards) for f in self.foundations)
+        score = -self.weight * sum(len(piles[f].cards) for f in self.foundations)
         wanted = self._wanted(state)
         for name, is_stock in self.others:
             score += piles[name].down if is_stock else self._depths(piles[name], wanted)
@@ -289,8 +297,11 @@ def best_first(variation: Variation, state: State, key: Key, claimed: set[Hashab
         if move is not None and current_key in claimed:
             continue
         claimed.add(current_key)
-        safe = variation.safe_move(current)
-        moves = [safe] if safe is not None else legal_moves(variation, current)
+        if variation.hopeless(current):
+            moves = []
+        else:
+            safe = variation.safe_move(current)
+            moves = [safe] if safe is not None else legal_moves(variation, current)
         yield
         for child_move in moves:
             child = apply_unchecked(variation, current, child_move)
@@ -322,7 +333,9 @@ def solve(variation: Variation, state: State, budget: int = 100_000, symmetric: 
     the safe-move rule: its safe move alone, else every legal move) was either a win
     (none was, or the answer would be ``won``) or claimed, by the search that expanded
     it or by the other; the start is claimed, so the claimed states are every state
-    reachable from the start. When one search has run out, the other runs alone.
+    reachable from the start, except those beyond a state the variation's
+    :meth:`~Variation.hopeless` hint proved lost (expanded as if it had no move).
+    When one search has run out, the other runs alone.
     """
     started = time.perf_counter()
     if variation.is_won(state):

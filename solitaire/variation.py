@@ -121,6 +121,9 @@ class Variation:
     #: solver hint, not a rule: kinds of pile whose piles may trade places without
     #: changing the game (say, foundations with no fixed suit); none by default
     interchangeable: ClassVar[tuple[str, ...]] = ()
+    #: solver hint, not a rule: what a card on the foundations is worth in the best-first
+    #: search's estimate, against one card lying on a card the foundations take next
+    foundation_weight: ClassVar[int] = 10
     #: the most piles whose top cards one removal (``t3+t5``) takes together to the
     #: discard pile ``d`` (see the module docstring); 0: the game has no removals
     removes: ClassVar[int] = 0
@@ -175,6 +178,11 @@ class Variation:
         """A move the solver may play without searching alternatives, because it can
         never make a winnable position unwinnable; None when there is none (the default)."""
         return None
+
+    def hopeless(self, state: State) -> bool:
+        """True only when no sequence of moves can win from ``state`` (a loss argument
+        the solver may stop on); False when unsure (the default)."""
+        return False
 
     # -- the rule methods ---------------------------------------------------
     def deal(self, state: State, cards: Sequence[Card]) -> None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import pairwise
 
-from solitaire.cards import KING, ONE_PACK, Card
+from solitaire.cards import KING, ONE_PACK, QUEEN, Card
 from solitaire.moves import Move, action, card_move
 from solitaire.piles import FOUNDATION, RESERVE, TABLEAU, Layout, numbered, single
 from solitaire.state import State
@@ -138,13 +138,23 @@ class Scorpion(Variation):
         later move of T or of a card under T carries them along (S3), and a
         card packed onto them is packed onto the same top card.
 
-        Only C alone or C heading a same-suit run is moved so, under either option: with
-        ``moves="any_faceup"`` the argument fails for other cards above C (a solver test
-        found a winnable position the hint made lost when they were carried along).
+        Only C alone or C heading a same-suit run is moved so. With ``moves="runs"`` a card
+        under T moves only heading a same-suit run up to T, so it never needs a card of
+        the packed run (all lower than T) as its base. With ``moves="any_faceup"`` that
+        fails (a card under T, carrying T, may need to go onto a card of the run: found
+        by tests/engine/test_solver_hopeless.py, "face-up, no cycle"; an earlier version
+        also carried the cards above C along, which fails too), and so does T moving onto
+        whatever later lies on the run. So under ``any_faceup`` T must be a king lying
+        alone in its column, and C its queen: nothing lies under T, a king moves only into
+        an empty column, carrying the run, and if the run is complete its removal (S6)
+        only takes early a suit whose cards could no longer move (each lies on its
+        successor, and nothing goes onto an ace).
         """
         columns = self.piles(TABLEAU)
         fixed = columns[:RESERVE_SIZE] if not state.is_empty("r") else ()
         targets = [c for c in columns if c not in fixed and not state.is_empty(c)]
+        if state.option("moves") == "any_faceup":
+            targets = [c for c in targets if len(state[c].cards) == 1 and state[c].cards[0].rank == KING]
         for source in columns:
             pile = state[source]
             if source in fixed:
@@ -160,3 +170,83 @@ class Scorpion(Variation):
                     if target != source and self.tableau_accepts(state, target, cards, source):
                         return card_move(source, target, count)
         return None
+
+    def hopeless(self, state: State) -> bool:
+        """Solver hint, not a rule (never graded): True only when no sequence of moves can
+        win from ``state``, proved by a deadlock of cards that can never leave the card
+        (or the empty column floor) they lie on.
+
+        A *link* is a column card x together with what lies directly under it (a card,
+        or the floor for a column's bottom card); it *breaks* when x stops lying there
+        while that card stays. Moves are the only cause besides removal (S6) and the
+        deal, which puts cards on top of columns and breaks nothing (S5). A move whose
+        first card is x breaks x's link and carries every card above x along (S3), so
+        the other links only move with their column. A link of a non-king x breaks only
+        by x moving, which needs ``succ(x)`` (same suit, one rank higher, S2) to be the
+        top card of a column: removal takes a king-to-ace run, where a non-king lies on
+        its successor (S6). Hence, among the links of the state:
+
+        * a non-king x whose successor has a card u directly on it cannot break its
+          link before u's link has broken (while u lies on ``succ(x)``, nothing else
+          can be put there: only x may go onto it, S2, and there is one pack);
+          without such a u (``succ(x)`` a top card, or in the reserve, which the deal
+          puts on top of columns) x's link may break at any time;
+        * a king's link breaks only by the king moving into an empty column (S4), which
+          needs some column's bottom link broken earlier (no column is empty), or by the
+          removal of its suit, which needs the queen to lie directly on it, so the
+          queen's link broken earlier or at the same move (unless she lies there now,
+          or is in the reserve);
+        * a face-down card's link breaks only after the link of the card lying on it
+          (it moves once face up, and it turns up only when uncovered, S6).
+
+        The links that may ever break are at most the least set closed under those
+        conditions (a link joins once each of its conditions names a link of the set);
+        any other link never breaks (take the first of them to break: a condition of it
+        names a link that broke earlier, or a queen's link breaking at the same move,
+        itself a non-king's link held to the first rule, so a link of the set).
+        A win removes every card, so every link must break except where x lies on its
+        successor (such pairs may leave together): when one of those never breaks, the
+        position is lost. Example: x on ``succ(y)`` and y on ``succ(x)`` in two columns.
+        """
+        piles = [state[column].cards for column in self.piles(TABLEAU)]
+        where = {card: (column, index) for column, cards in enumerate(piles)
+                 for index, card in enumerate(cards)}
+        floors = [(column, 0) for column, cards in enumerate(piles) if cards]
+        no_space = all(piles)
+        # each link waits for groups of links: a group is met when one of them breaks
+        groups: list[tuple[tuple[int, int], tuple[tuple[int, int], ...]]] = []
+        must: list[tuple[int, int]] = []
+        for card, link in where.items():
+            column, index = link
+            if index + 1 < len(piles[column]) and not state[self.piles(TABLEAU)[column]].is_face_up(index):
+                groups.append((link, ((column, index + 1),)))  # turned up once uncovered
+            if card.rank == KING:
+                must.append(link)
+                queen = where.get(Card(QUEEN, card.suit))
+                if no_space and queen is not None and queen != (column, index + 1):
+                    groups.append((link, (queen, *floors)))
+                continue
+            if not index or piles[column][index - 1] != Card(card.rank + 1, card.suit):
+                must.append(link)
+            home = where.get(Card(card.rank + 1, card.suit))
+            if home is not None and home[1] + 1 < len(piles[home[0]]):
+                groups.append((link, ((home[0], home[1] + 1),)))
+        waiting = dict.fromkeys(where.values(), 0)
+        watchers: dict[tuple[int, int], list[int]] = {}
+        for number, (link, members) in enumerate(groups):
+            waiting[link] += 1
+            for member in members:
+                watchers.setdefault(member, []).append(number)
+        met = [False] * len(groups)
+        free = [link for link, count in waiting.items() if not count]
+        broken = set(free)
+        while free:
+            for number in watchers.get(free.pop(), ()):
+                if not met[number]:
+                    met[number] = True
+                    link = groups[number][0]
+                    waiting[link] -= 1
+                    if not waiting[link]:
+                        broken.add(link)
+                        free.append(link)
+        return any(link not in broken for link in must)
