@@ -156,3 +156,18 @@ class _Relaxed:
                     free[card] -= 1
                     ranks[ranks.index(card.rank - 1)] = card.rank
                     moved = True
+
+
+def blocking_cards(state: State, piles: Iterable[str]) -> int:
+    """How many cards of ``piles`` lie above a lower card of their own suit: in a game
+    that builds up in suit, each must leave its pile before that lower card can go up.
+    A measure for a variation's :meth:`~solitaire.variation.Variation.solver_estimate`."""
+    blocking = 0
+    for name in piles:
+        lowest: dict[str, int] = {}
+        for card in state.piles[name].cards:
+            if lowest.get(card.suit, 14) < card.rank:
+                blocking += 1
+            else:
+                lowest[card.suit] = card.rank
+    return blocking
