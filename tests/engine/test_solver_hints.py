@@ -166,3 +166,51 @@ def test_the_solver_with_hints_agrees_with_the_plain_search():
         assert verdict in (known, UNDECIDED), f"{verdict}, truly {known}:\n{position}"
         agreed[verdict] += 1
     assert agreed[WON] >= 10 and agreed[LOST] >= 6, agreed
+
+
+def test_any_order_and_estimate_find_a_win_that_replays():
+    """The order and estimate hints are sound whatever they say: with arbitrary ones the
+    solver still wins a deal it wins quickly, and the moves replay through the engine."""
+    from solitaire.engine import apply, new_game
+
+    base = type(catalog.load("napoleons_square"))
+
+    class Arbitrary(base):  # type: ignore[misc, valid-type]
+        def solver_priority(self, state, move):
+            return hash(str(move)) % 3
+
+        def solver_estimate(self, state):
+            return -5 * len(state["w"])
+
+    variation = Arbitrary()
+    state = new_game(variation, 1, variation.resolve_options({}))
+    result = solve(variation, state, budget=20_000)
+    assert result.outcome == WON
+    for move in result.moves:
+        state = apply(variation, state, move)
+    assert variation.is_won(state)
+
+
+def test_a_hopeless_start_is_lost_at_once_and_hopeless_states_are_not_expanded():
+    base = type(catalog.load("metternich"))
+    expanded: list[State] = []
+
+    class DeadAtOnce(base):  # type: ignore[misc, valid-type]
+        def hopeless(self, state):
+            return True
+
+    class DeadAfterAMove(base):  # type: ignore[misc, valid-type]
+        def hopeless(self, state):
+            return state["w"].cards != ()
+
+        def safe_move(self, state):
+            expanded.append(state)
+            return super().safe_move(state)
+
+    from solitaire.engine import new_game
+
+    start = new_game(DeadAtOnce(), 3)
+    assert solve(DeadAtOnce(), start, budget=100).outcome == LOST
+    assert solve(DeadAtOnce(), start, budget=100).nodes == 0
+    solve(DeadAfterAMove(), start, budget=300)
+    assert expanded and all(state["w"].cards == () for state in expanded)
