@@ -7,7 +7,7 @@ counter ``redeals`` counts the redeals left (1, then 0).
 
 from __future__ import annotations
 
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Sequence
 from itertools import pairwise
 
@@ -15,6 +15,7 @@ from solitaire.cards import ACE, KING, TWO_PACKS, Card
 from solitaire.moves import Move, action, card_move
 from solitaire.piles import FOUNDATION, STOCK, TABLEAU, WASTE, Layout, numbered, single
 from solitaire.solver import safe_foundation_move
+from solitaire.solver_dead import cannot_all_go_up
 from solitaire.state import State
 from solitaire.variation import Option, Variation
 
@@ -218,3 +219,79 @@ class Metternich(Variation):
             and not (self.kind(name) == TABLEAU and len(state[name]) == 1 and name not in disabled)
         ]
         return safe_foundation_move(self, state, sources)
+
+    # -- solver hints (not rules; never graded) -------------------------------
+    DISABLED_CARD_COST = 10  # solver estimate: a card in a disabled column (a foundation card is -10)
+
+    def _first_disabled(self, state: State) -> int:
+        """The index of the first column right of the leftmost space (M5); the number of
+        columns when none is empty. Worked out here, not with :meth:`_disabled_columns`,
+        so that the hints do not depend on a method a student writes."""
+        columns = self.piles(TABLEAU)
+        for index, column in enumerate(columns):
+            if not state.piles[column].cards:
+                return index + 1
+        return len(columns)
+
+    def solver_priority(self, state: State, move: Move) -> int:
+        """Solver hint, not a rule (never graded): empty the columns from the right. A
+        move that takes the last card of a column that is not disabled, while a column
+        to its right still holds cards, is tried last: under M5 the space it leaves
+        would disable those columns for good (spaces are never filled)."""
+        columns = self.piles(TABLEAU)
+        if not move.is_card_move or self.kind(move.source) != TABLEAU:
+            return 0
+        source = move.source
+        if len(state.piles[source].cards) != move.count:
+            return 0
+        index = columns.index(source)
+        if index >= self._first_disabled(state):
+            return 0
+        return 1 if any(state.piles[c].cards for c in columns[index + 1:]) else 0
+
+    def solver_estimate(self, state: State) -> int:
+        """Solver hint, not a rule (never graded): each card in a disabled column (M5)
+        costs as much as a card on the foundations is worth, since such a card can only
+        wait for its turn to go up, one at a time from the top."""
+        columns = self.piles(TABLEAU)
+        first = self._first_disabled(state)
+        return self.DISABLED_CARD_COST * sum(len(state.piles[c].cards) for c in columns[first:])
+
+    def hopeless(self, state: State) -> bool:
+        """Solver hint, not a rule (never graded): True when, by
+        :func:`solitaire.solver_dead.cannot_all_go_up`, some card can never reach a
+        foundation, so the game cannot be won (M2: up in suit from the ace, one card at
+        a time; all 104 cards must go up).
+
+        The frozen piles it is given, by the rulings. Every disabled column, each card
+        going only to a foundation: spaces are never filled (M5), so a column once empty
+        stays empty and the columns right of it stay disabled for good; a disabled column
+        takes no card and gives only its top card, to a foundation (M5). Once the redeal
+        is used (M6), the waste: it gives only its top card (M3), takes cards only from
+        the stock on top, and never comes back as the stock. A waste card goes only to a
+        foundation when no column can ever take it: a column takes it only onto a card of
+        its suit one rank higher (M4), in a column that is not disabled (M5), never in a
+        space (M5); so no column can take a king, nor any card when no column is left of
+        the leftmost space, nor a card whose higher cards of its suit are all on the
+        foundations, in disabled columns or beneath it in the waste (none of them can
+        become a column's top card while it lies there).
+        """
+        columns = self.piles(TABLEAU)
+        first = self._first_disabled(state)
+        disabled = [state.piles[c].cards for c in columns[first:]]
+        frozen = [[(card, True) for card in cards] for cards in disabled if cards]
+        waste = state.piles["w"].cards
+        if state.counters["redeals"] == 0 and waste:
+            packs = self.deck.packs
+            playing = first > 1  # some column lies left of the leftmost space
+            fixed = Counter(card for cards in disabled for card in cards)
+            fixed.update(card for f in self.piles(FOUNDATION) for card in state.piles[f].cards)
+            beneath: Counter[Card] = Counter()
+            marked = []
+            for card in waste:
+                higher = Card(card.rank + 1, card.suit)
+                only_up = card.rank == KING or not playing or fixed[higher] + beneath[higher] >= packs
+                marked.append((card, only_up))
+                beneath[card] += 1
+            frozen.append(marked)
+        return cannot_all_go_up(self, state, frozen)

@@ -18,7 +18,11 @@ The two share one transposition table (on :func:`state_key`): a search
 it steps into it, the best-first search when it takes it off its open list)
 and skips a state another search has claimed, so no state's subtree is
 searched twice. Both play a variation's :meth:`~Variation.safe_move` without
-alternatives when it offers one. A win found by either decides; a loss needs
+alternatives when it offers one, and neither expands a state the variation's
+:meth:`~Variation.hopeless` hint calls dead. The hints
+:meth:`~Variation.solver_priority` (the depth-first order) and
+:meth:`~Variation.solver_estimate` (added to the best-first estimate) only
+change which win is found first. A win found by either decides; a loss needs
 both searches to have run out of states (see :func:`solve`); the budget
 bounds the expansions of both together.
 
@@ -161,15 +165,25 @@ def _move_rank(variation: Variation, state: State, move: Move, foundations: tupl
     return 6 if not state.piles[move.target].cards else 5
 
 
+def hinted(variation: Variation, hint: str) -> bool:
+    """Whether the variation overrides the solver hint ``hint`` (a method of
+    :class:`Variation` whose default gives no help), so the solver can skip the call."""
+    return getattr(type(variation), hint) is not getattr(Variation, hint)
+
+
 def ordered_moves(variation: Variation, state: State) -> list[Move]:
     """The moves of ``state`` in the order the depth-first search tries them: the
-    variation's safe move alone when there is one, else every legal move, ranked."""
+    variation's safe move alone when there is one, else every legal move, ranked by
+    the variation's :meth:`~Variation.solver_priority` hint, then generically."""
     safe = variation.safe_move(state)
     if safe is not None:
         return [safe]
     foundations = _target_foundations(variation)
     moves = legal_moves(variation, state)
     ranks = [_move_rank(variation, state, move, foundations) for move in moves]
+    if hinted(variation, "solver_priority"):  # above the generic ranks (0 to 6)
+        priority = variation.solver_priority
+        ranks = [(priority(state, move) << 3) + rank for move, rank in zip(moves, ranks, strict=True)]
     return [move for _, _, move in sorted(zip(ranks, range(len(moves)), moves, strict=True))]
 
 
@@ -285,7 +299,12 @@ def best_first(variation: Variation, state: State, key: Key, claimed: set[Hashab
     expanded even when claimed (expanding a state twice costs time, never soundness);
     any other state is claimed when taken out, or skipped if already claimed.
     """
-    promise = _Promise(variation)
+    generic = _Promise(variation)
+    extra = variation.solver_estimate if hinted(variation, "solver_estimate") else None
+
+    def promise(state: State) -> int:
+        return generic(state) + extra(state) if extra is not None else generic(state)
+
     tick = count()
     frontier: list[tuple[int, int, State, Move | None, object]] = [
         (promise(state), next(tick), state, None, None)
@@ -305,7 +324,8 @@ def best_first(variation: Variation, state: State, key: Key, claimed: set[Hashab
         yield
         for child_move in moves:
             child = apply_unchecked(variation, current, child_move)
-            if key(child) in claimed:
+            child_key = key(child)
+            if child_key in claimed:
                 continue
             child_path: object = (child_move, path)
             if variation.is_won(child):
@@ -340,6 +360,8 @@ def solve(variation: Variation, state: State, budget: int = 100_000, symmetric: 
     started = time.perf_counter()
     if variation.is_won(state):
         return Solution(WON, [], 0, time.perf_counter() - started)
+    if variation.hopeless(state):
+        return Solution(LOST, [], 0, time.perf_counter() - started)
     key = state_key(variation, symmetric)
     claimed: set[Hashable] = set()
     searches = [depth_first(variation, state, key, claimed), best_first(variation, state, key, claimed)]

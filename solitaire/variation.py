@@ -179,9 +179,22 @@ class Variation:
         never make a winnable position unwinnable; None when there is none (the default)."""
         return None
 
+    def solver_priority(self, state: State, move: Move) -> int:
+        """How late the solver's depth-first search tries the legal ``move`` of ``state``:
+        lower first, the generic order breaking ties; 0 for every move by default. Any
+        answer is sound: an order changes which win is found first, never a verdict."""
+        return 0
+
+    def solver_estimate(self, state: State) -> int:
+        """A cost added to the best-first search's generic estimate of ``state`` (lower is
+        more promising; one card on a foundation is worth ``foundation_weight``); 0 by default. Any answer
+        is sound: it changes which state is expanded next, never a verdict."""
+        return 0
+
     def hopeless(self, state: State) -> bool:
-        """True only when no sequence of moves can win from ``state`` (a loss argument
-        the solver may stop on); False when unsure (the default)."""
+        """True only when no sequence of moves from ``state`` can win (the solver then
+        generates no move from it); False by default. A wrong True makes winnable deals "lost":
+        each override argues from the rulings why its cases are dead."""
         return False
 
     # -- the rule methods ---------------------------------------------------

@@ -18,6 +18,7 @@ from solitaire.cards import ACE, KING, TWO_PACKS, Card
 from solitaire.moves import Move, action, card_move
 from solitaire.piles import FOUNDATION, STOCK, TABLEAU, WASTE, Layout, numbered, single
 from solitaire.solver import safe_foundation_move
+from solitaire.solver_dead import blocking_cards
 from solitaire.state import State
 from solitaire.variation import Variation
 
@@ -157,3 +158,13 @@ class NapoleonsSquare(Variation):
         to go to, and the move has no effect beyond the card itself.
         """
         return safe_foundation_move(self, state)
+
+    INVERSION_COST = 10  # solver estimate: a card above a lower card of its suit (a foundation card is -10)
+
+    def solver_estimate(self, state: State) -> int:
+        """Solver hint, not a rule (never graded): each card of a tableau pile or the
+        waste that lies above a lower card of its own suit costs as much as a card on
+        the foundations is worth. It must leave first (onto the card of its suit one rank
+        higher, N5, to a foundation, or, a king, into a space, N6), and only then can the
+        lower card go up (N5: up in suit, one card at a time)."""
+        return self.INVERSION_COST * blocking_cards(state, (*self.piles(TABLEAU), "w"))
