@@ -14,6 +14,7 @@ import csv
 import importlib.util
 import json
 import os
+import re
 import subprocess
 import sys
 import sysconfig
@@ -64,6 +65,11 @@ def test_the_engine_wheel_holds_the_engine_only(wheels: tuple[Path, Path]) -> No
     assert not any(name.endswith(".json") for name in names)  # no trace of any kind
     assert len(texts) >= 15
     assert "solitaire/winnability.toml" in names  # the figures `solitaire variations` shows
+    starters = Path(__file__).resolve().parents[2] / "starter"
+    imported = {m for path in starters.glob("*.py")
+                for m in re.findall(r"^from solitaire\.(\w+) import", path.read_text(encoding="utf-8"), re.M)}
+    # every engine module a starter imports is in the wheel, so a starter runs on it
+    assert imported and {f"solitaire/{m}.py" for m in imported} <= set(names), imported
 
 
 def test_the_engine_wheel_plays_without_the_rest(wheels: tuple[Path, Path], tmp_path: Path) -> None:
