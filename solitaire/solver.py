@@ -171,6 +171,16 @@ def hinted(variation: Variation, hint: str) -> bool:
     return getattr(type(variation), hint) is not getattr(Variation, hint)
 
 
+def _expansion(variation: Variation, state: State) -> list[Move]:
+    """The moves the solver expands ``state`` by, unordered: none when the variation's
+    :meth:`~Variation.hopeless` hint proves it lost, its safe move alone when there is
+    one, else every legal move."""
+    if variation.hopeless(state):
+        return []
+    safe = variation.safe_move(state)
+    return [safe] if safe is not None else legal_moves(variation, state)
+
+
 def ordered_moves(variation: Variation, state: State) -> list[Move]:
     """The moves of ``state`` in the order the depth-first search tries them: the
     variation's safe move alone when there is one, else every legal move, ranked by
@@ -316,11 +326,7 @@ def best_first(variation: Variation, state: State, key: Key, claimed: set[Hashab
         if move is not None and current_key in claimed:
             continue
         claimed.add(current_key)
-        if variation.hopeless(current):
-            moves = []
-        else:
-            safe = variation.safe_move(current)
-            moves = [safe] if safe is not None else legal_moves(variation, current)
+        moves = _expansion(variation, current)
         yield
         for child_move in moves:
             child = apply_unchecked(variation, current, child_move)
