@@ -28,7 +28,6 @@ at most :data:`CONSTANT_MAX` points.
 
 from __future__ import annotations
 
-import ast
 import re
 import shutil
 import statistics
@@ -47,7 +46,7 @@ from solitaire.protocol import LocalWorker
 from solitaire.replay import planned
 from solitaire.variation import Variation
 
-from . import bugs, catalog, mutants
+from . import bugs, catalog, mutants, pysource
 from .grade import (
     grade_in_process,
     grade_submission,
@@ -264,7 +263,7 @@ def bug_mutants(name: str, source: str) -> list[mutants.Mutant]:
     """The catalog's realistic bugs of ``name`` as mutants (none without a catalog)."""
     if name not in bugs.variations():
         return []
-    serves = mutants.served_categories(ast.parse(source))
+    serves = mutants.served_categories(pysource.parse(source))
     items = []
     for index, bug in enumerate(bugs.load(name)):
         code = compile(bug.source(source), f"<bug {name}:{bug.id}>", "exec")

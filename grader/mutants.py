@@ -44,6 +44,7 @@ from solitaire.catalog import variation_class
 from solitaire.protocol import BOOL_METHODS
 from solitaire.variation import RULE_METHODS, Variation
 
+from . import pysource
 from .traces.facts import rule_methods_of  # noqa: F401 - re-exported for callers
 
 BEGIN, END = "### BEGIN SOLUTION", "### END SOLUTION"
@@ -216,11 +217,11 @@ def generate(name: str, source: str | None = None) -> list[Mutant]:
         _, source = reference_source(name)
     lines = solution_lines(source)
     finder = _Sites(lines)
-    finder.visit(ast.parse(source))
-    serves = served_categories(ast.parse(source))
+    finder.visit(pysource.parse(source))
+    serves = served_categories(pysource.parse(source))
     mutants = []
     for index, (method, operator, change, node) in enumerate(finder.sites):
-        tree = ast.parse(source)
+        tree = pysource.parse(source)
         # find the same node in a fresh tree: the index-th site of a fresh finder
         fresh = _Sites(lines)
         fresh.visit(tree)

@@ -35,7 +35,7 @@ from solitaire.protocol import BOOL_METHODS
 from solitaire.replay import planned
 from solitaire.variation import RULE_METHODS
 
-from . import project
+from . import project, pysource
 
 PLAY = "play"
 ROOT = project.ROOT
@@ -93,7 +93,7 @@ class Rubric:
 def method_rulings(source: str) -> dict[str, list[str]]:
     """The ruling ids each rule method's docstring names, in order (the reference's source)."""
     result: dict[str, list[str]] = {}
-    for node in ast.walk(ast.parse(source)):
+    for node in ast.walk(pysource.parse(source)):
         if isinstance(node, ast.FunctionDef) and node.name in RULE_METHODS:
             doc = ast.get_docstring(node) or ""
             result[node.name] = list(dict.fromkeys(_RULING.findall(doc)))

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from solitaire.variation import RULE_METHODS, Variation
 
+from .. import pysource
 from ..mutants import BEGIN, END, Mutant, reference_source, solution_lines
 from ..mutants import instantiate as instantiate_mutant
 
@@ -63,7 +64,7 @@ def _region(source: str, method: str) -> set[int]:
     """Line numbers of ``method``'s solution region, its marker lines included."""
     lines = source.splitlines()
     inside: set[int] = set()
-    for cls in (n for n in ast.parse(source).body if isinstance(n, ast.ClassDef)):
+    for cls in (n for n in pysource.parse(source).body if isinstance(n, ast.ClassDef)):
         for node in cls.body:
             if isinstance(node, ast.FunctionDef) and node.name == method:
                 end = node.end_lineno or node.lineno

@@ -25,6 +25,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from .. import pysource
 from .points import catalog_points
 
 GradeFunction = Callable[..., dict[str, Any]]
@@ -126,7 +127,7 @@ def static_grade(
     methods: dict[str, ast.FunctionDef] = {}
     problem, status = "", "ok"  # status: as grader/load_status.py names it
     try:
-        tree = ast.parse(rules.read_text(encoding="utf-8"), filename=rules.name)
+        tree = pysource.parse(rules.read_text(encoding="utf-8"), filename=rules.name)
         cls = _variation_class(tree)
         if cls is None:
             problem, status = f"{rules.name} defines no Variation subclass", "no-variation-class"

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import git
 
+from .. import pysource
 from .gitutil import commit_all, push
 
 Edit = Callable[[Path], None]
@@ -109,7 +110,7 @@ def _method_spans(text: str) -> dict[str, tuple[int, int]]:
     import ast
 
     spans = {}
-    for node in ast.parse(text).body:
+    for node in pysource.parse(text).body:
         if isinstance(node, ast.ClassDef):
             for item in node.body:
                 if isinstance(item, ast.FunctionDef) and item.end_lineno is not None:

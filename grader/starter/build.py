@@ -24,7 +24,7 @@ import reference
 from solitaire.errors import UserError
 from solitaire.variation import RULE_METHODS
 
-from .. import project
+from .. import project, pysource
 
 REFERENCE_DIR = Path(reference.__file__).resolve().parent
 PROJECT_ROOT = project.ROOT
@@ -138,7 +138,7 @@ def stub_module(name: str, source: str, filename: str = "") -> Starter:
     """The starter of the reference module ``name`` whose text is ``source``."""
     filename = filename or f"reference/{name}.py"
     try:
-        tree = ast.parse(source, filename)
+        tree = pysource.parse(source, filename)
         regions = solution_regions(source)
     except SyntaxError as error:
         raise BuildError(f"{filename}:{error.lineno}: {error.msg}") from None
@@ -163,7 +163,7 @@ def stub_module(name: str, source: str, filename: str = "") -> Starter:
     if BEGIN_SOLUTION in cleared or END_SOLUTION in cleared:
         raise BuildError(f"{filename}: solution markers left after clearing")
     try:
-        ast.parse(cleared, filename)
+        pysource.parse(cleared, filename)
     except SyntaxError as error:
         raise BuildError(f"{filename}: the stubbed module does not parse ({error.msg})") from None
     text = HEADER.format(mark=GENERATED_MARK, name=name) + cleared

@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from solitaire import cards, piles, state, variation
 from solitaire.variation import RULE_METHODS, Variation
 
+from .. import pysource
+
 STUB_COMMENT = "# YOUR CODE HERE"
 
 
@@ -71,7 +73,7 @@ def _signature(fn: ast.FunctionDef) -> str:
 
 def stubbed_methods(source: str) -> list[Method]:
     """The functions of the starter ``source`` whose body is nbgrader's stub, in source order."""
-    tree = ast.parse(source)
+    tree = pysource.parse(source)
     lines = source.splitlines()
     found = []
     for node in ast.walk(tree):

@@ -30,6 +30,7 @@ from solitaire.engine import new_game
 from solitaire.state import format_state
 from solitaire.variation import RULE_METHODS, Variation
 
+from .. import pysource
 from .build import PROJECT_ROOT, STARTER_DIR
 from .contract import stubbed_methods, toolbox
 
@@ -136,7 +137,7 @@ def engine_imports(package_dir: Path) -> set[str]:
     for path in sorted(package_dir.rglob("*.py")):
         if "__pycache__" in path.parts:
             continue
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        for node in ast.walk(pysource.parse(path.read_text(encoding="utf-8"), str(path))):
             if isinstance(node, ast.Import):
                 names.update(alias.name.split(".")[0] for alias in node.names)
             elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
