@@ -1,7 +1,9 @@
 """Parsing Python source into an AST, safe to call from several threads at once.
 
-CPython 3.11 keeps the AST constructor's recursion counter in state shared by
-every thread (python/cpython gh-106905, fixed in 3.12). Two threads inside
+CPython 3.11 (the version this project runs on) keeps the AST constructor's
+recursion counter in the ast module's state, which every thread shares (the
+error is reported in python/cpython#106905 and pytest-dev/pytest#10763). Two
+threads inside
 ``ast.parse`` at once, which happens whenever a garbage collection runs a
 finalizer that lets the other thread in, corrupt it and one of them fails with
 ``SystemError: AST constructor recursion depth mismatch``. The grader parses
