@@ -2,11 +2,10 @@
 
 CPython 3.11 (the version this project runs on) keeps the AST constructor's
 recursion counter in the ast module's state, which every thread shares (the
-error is reported in python/cpython#106905 and pytest-dev/pytest#10763). Two
-threads inside
-``ast.parse`` at once, which happens whenever a garbage collection runs a
-finalizer that lets the other thread in, corrupt it and one of them fails with
-``SystemError: AST constructor recursion depth mismatch``. The grader parses
+error is reported in python/cpython#106905 and pytest-dev/pytest#10763). Two threads
+inside ``ast.parse`` at once (a garbage collection that runs a finalizer lets
+the other thread in) corrupt it, and one of them fails with ``SystemError: AST
+constructor recursion depth mismatch``. The grader parses
 sources while it builds a rubric, so ``grade_submission`` called from a thread
 pool (as the security tests do) could fail a grade at random. Every parse in the
 grader goes through :func:`parse`, which lets one thread at a time in.
