@@ -17,8 +17,12 @@ The two share one transposition table (on :func:`state_key`): a search
 *claims* a state when it commits to expanding it (the depth-first search when
 it steps into it, the best-first search when it takes it off its open list)
 and skips a state another search has claimed, so no state's subtree is
-searched twice. Both play a variation's :meth:`~Variation.safe_move` without
-alternatives when it offers one, and neither expands a state the variation's
+searched twice. When the best-first search has nothing left to open while the
+depth-first search still has untried moves, it takes over those of the
+shallowest state on the depth-first path (the depth-first search no longer
+tries them), so it does not stop while the depth-first search has work. Both
+play a variation's :meth:`~Variation.safe_move` without alternatives when it
+offers one, and neither expands a state the variation's
 :meth:`~Variation.hopeless` hint calls dead. The hints
 :meth:`~Variation.solver_priority` (the depth-first order) and
 :meth:`~Variation.solver_estimate` (added to the best-first estimate) only
@@ -421,7 +425,9 @@ def solve(variation: Variation, state: State, budget: int = 100_000, symmetric: 
     claimed state has been expanded, and every successor of an expanded state (under
     the safe-move rule: its safe move alone, else every legal move) was either a win
     (none was, or the answer would be ``won``) or claimed, by the search that expanded
-    it or by the other; the start is claimed, so the claimed states are every state
+    it or by the other (a move the best-first search took over from the depth-first
+    path is opened by it, so its state too is claimed before it runs out); the start
+    is claimed, so the claimed states are every state
     reachable from the start, except those beyond a state the variation's
     :meth:`~Variation.hopeless` hint proved lost (expanded as if it had no move).
     When one search has run out, the other runs alone.

@@ -50,7 +50,9 @@ def test_a_takeover_gives_the_shallowest_untried_moves_and_the_moves_to_their_st
     from solitaire.solver import _Level, _Path
 
     path = _Path()
-    path.levels = [_Level("start", ["a"]), _Level("after a", ["b", "c", "d"]), _Level("after a b", ["e", "f"])]
+    path.levels = [
+        _Level("start", ["a"]), _Level("after a", ["b", "c", "d"]), _Level("after a b", ["e", "f"])
+    ]
     path.moves = ["a", "b"]
     path.levels[0].at = 1  # "a" tried
     path.levels[1].at = 1  # "b" tried: the search is at "after a b"
