@@ -17,8 +17,12 @@ The two share one transposition table (on :func:`state_key`): a search
 *claims* a state when it commits to expanding it (the depth-first search when
 it steps into it, the best-first search when it takes it off its open list)
 and skips a state another search has claimed, so no state's subtree is
-searched twice. Both play a variation's :meth:`~Variation.safe_move` without
-alternatives when it offers one, and neither expands a state the variation's
+searched twice. When the best-first search has nothing left to open while the
+depth-first search still has untried moves, it takes over those of the
+shallowest state on the depth-first path (the depth-first search no longer
+tries them), so it does not stop while the depth-first search has work. Both
+play a variation's :meth:`~Variation.safe_move` without alternatives when it
+offers one, and neither expands a state the variation's
 :meth:`~Variation.hopeless` hint calls dead. The hints
 :meth:`~Variation.solver_priority` (the depth-first order) and
 :meth:`~Variation.solver_estimate` (added to the best-first estimate) only
@@ -207,30 +211,66 @@ def _moves_unless_hopeless(variation: Variation, state: State) -> list[Move]:
 Search = Generator[None, None, tuple[str, list[Move]]]
 
 
-def depth_first(variation: Variation, state: State, key: Key, claimed: set[Hashable]) -> Search:
+class _Level:
+    """A state on the depth-first search's path and its moves, ``at`` the next to try."""
+
+    __slots__ = ("state", "moves", "at")
+
+    def __init__(self, state: State, moves: list[Move]) -> None:
+        self.state = state
+        self.moves = moves
+        self.at = 0
+
+
+class _Path:
+    """The depth-first search's path: ``levels[i]`` is reached from the start by
+    ``moves[:i]``. The best-first search takes over untried moves from it (:meth:`steal`)."""
+
+    def __init__(self) -> None:
+        self.levels: list[_Level] = []
+        self.moves: list[Move] = []
+
+    def steal(self) -> tuple[State, list[Move], list[Move]] | None:
+        """The untried moves of the shallowest level that has any, with its state and
+        the moves that reach it; the depth-first search will not try them. None when
+        every level's moves are tried."""
+        for depth, level in enumerate(self.levels):
+            if level.at < len(level.moves):
+                untried = level.moves[level.at:]
+                level.at = len(level.moves)
+                return level.state, self.moves[:depth], untried
+        return None
+
+
+def depth_first(
+    variation: Variation, state: State, key: Key, claimed: set[Hashable], shared: _Path | None = None
+) -> Search:
     """Depth-first search in the order of :func:`ordered_moves`; it claims a state (adds
-    its key to ``claimed``) when it steps into it and skips the states already claimed."""
+    its key to ``claimed``) when it steps into it and skips the states already claimed.
+    Its path lives in ``shared``, where the best-first search may take over untried moves."""
     claimed.add(key(state))
-    path: list[Move] = []
-    stack = [(state, iter(_moves_unless_hopeless(variation, state)))]
+    trail = shared if shared is not None else _Path()
+    levels, path = trail.levels, trail.moves
+    levels.append(_Level(state, _moves_unless_hopeless(variation, state)))
     yield
-    while stack:
-        current, moves = stack[-1]
-        move = next(moves, None)
-        if move is None:
-            stack.pop()
+    while levels:
+        level = levels[-1]
+        if level.at == len(level.moves):
+            levels.pop()
             if path:
                 path.pop()
             continue
-        child = apply_unchecked(variation, current, move)
+        move = level.moves[level.at]
+        level.at += 1
+        child = apply_unchecked(variation, level.state, move)
         child_key = key(child)
         if child_key in claimed:
             continue
         claimed.add(child_key)
         path.append(move)
         if variation.is_won(child):
-            return WON, path
-        stack.append((child, iter(_moves_unless_hopeless(variation, child))))
+            return WON, list(path)
+        levels.append(_Level(child, _moves_unless_hopeless(variation, child)))
         yield
     return LOST, []
 
@@ -301,13 +341,21 @@ class _Promise:
         return score
 
 
-def best_first(variation: Variation, state: State, key: Key, claimed: set[Hashable]) -> Search:
+def best_first(
+    variation: Variation, state: State, key: Key, claimed: set[Hashable], shared: _Path | None = None
+) -> Search:
     """Best-first search on :class:`_Promise`, ties in the order the states were reached.
 
     The open list holds (promise, tick, parent, move, path): a child state is made
     again when it is taken out, so only expanded states stay in memory. The start is
     expanded even when claimed (expanding a state twice costs time, never soundness);
     any other state is claimed when taken out, or skipped if already claimed.
+
+    When the open list runs dry while the depth-first search still has moves to try
+    (``shared``, its path), it takes over the untried moves of that search's shallowest
+    state and goes on from them: otherwise, once the depth-first search had claimed
+    every state it could reach (as when the start has a single, safe move), it would
+    stop and leave the depth-first search alone, its estimate never asked.
     """
     generic = _Promise(variation)
     extra = variation.solver_estimate if hinted(variation, "solver_estimate") else None
@@ -319,7 +367,33 @@ def best_first(variation: Variation, state: State, key: Key, claimed: set[Hashab
     frontier: list[tuple[int, int, State, Move | None, object]] = [
         (promise(state), next(tick), state, None, None)
     ]
-    while frontier:
+
+    def push(current: State, moves: list[Move], path: object) -> list[Move] | None:
+        """Open the children of ``current`` not yet claimed; the moves of a win, if one is."""
+        for child_move in moves:
+            child = apply_unchecked(variation, current, child_move)
+            if key(child) in claimed:
+                continue
+            child_path: object = (child_move, path)
+            if variation.is_won(child):
+                return _unwind(child_path)
+            heapq.heappush(frontier, (promise(child), next(tick), current, child_move, child_path))
+        return None
+
+    while True:
+        while not frontier and shared is not None:
+            stolen = shared.steal()
+            if stolen is None:
+                break
+            parent, reach, untried = stolen
+            reach_path: object = None
+            for step in reach:
+                reach_path = (step, reach_path)
+            won = push(parent, untried, reach_path)
+            if won is not None:
+                return WON, won
+        if not frontier:
+            return LOST, []
         _, _, parent, move, path = heapq.heappop(frontier)
         current = parent if move is None else apply_unchecked(variation, parent, move)
         current_key = key(current)
@@ -328,16 +402,9 @@ def best_first(variation: Variation, state: State, key: Key, claimed: set[Hashab
         claimed.add(current_key)
         moves = _expansion(variation, current)
         yield
-        for child_move in moves:
-            child = apply_unchecked(variation, current, child_move)
-            child_key = key(child)
-            if child_key in claimed:
-                continue
-            child_path: object = (child_move, path)
-            if variation.is_won(child):
-                return WON, _unwind(child_path)
-            heapq.heappush(frontier, (promise(child), next(tick), current, child_move, child_path))
-    return LOST, []
+        won = push(current, moves, path)
+        if won is not None:
+            return WON, won
 
 
 def _unwind(path: object) -> list[Move]:
@@ -358,7 +425,9 @@ def solve(variation: Variation, state: State, budget: int = 100_000, symmetric: 
     claimed state has been expanded, and every successor of an expanded state (under
     the safe-move rule: its safe move alone, else every legal move) was either a win
     (none was, or the answer would be ``won``) or claimed, by the search that expanded
-    it or by the other; the start is claimed, so the claimed states are every state
+    it or by the other (a move the best-first search took over from the depth-first
+    path is opened by it, so its state too is claimed before it runs out); the start
+    is claimed, so the claimed states are every state
     reachable from the start, except those beyond a state the variation's
     :meth:`~Variation.hopeless` hint proved lost (expanded as if it had no move).
     When one search has run out, the other runs alone.
@@ -370,7 +439,11 @@ def solve(variation: Variation, state: State, budget: int = 100_000, symmetric: 
         return Solution(LOST, [], 0, time.perf_counter() - started)
     key = state_key(variation, symmetric)
     claimed: set[Hashable] = set()
-    searches = [depth_first(variation, state, key, claimed), best_first(variation, state, key, claimed)]
+    shared = _Path()  # the depth-first path, whose untried moves the best-first search may take over
+    searches = [
+        depth_first(variation, state, key, claimed, shared),
+        best_first(variation, state, key, claimed, shared),
+    ]
     nodes = 0
     while searches:
         for search in list(searches):
