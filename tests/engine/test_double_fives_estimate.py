@@ -41,6 +41,12 @@ def test_blocking_cards_are_counted_from_the_base_rank_and_in_stock_order():
     assert V.solver_estimate(state) == 4 * V.BLOCKING_COST
 
 
+def test_the_stock_order_is_the_waste_bottom_up_then_the_stock_top_down():
+    # JC then TC in the waste (TC on top), JH drawn before TH: nothing comes after a lower card
+    state = parse_state(position("stock", f1="9D", w="JC TC", s="th JH"))
+    assert V.solver_estimate(state) == 0
+
+
 def test_in_phase_1_the_discard_pile_counts_bottom_first():
     # the discard pile becomes the stock, its bottom card drawn first (D6)
     assert V.solver_estimate(parse_state(position("hand", f1="9D", d="tc jc"))) == V.BLOCKING_COST
