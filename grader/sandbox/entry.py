@@ -45,6 +45,9 @@ LOAD_FAILED_STATUS = 3
 PRELOADED = ("collections", "copy", "dataclasses", "enum", "functools", "itertools", "math", "operator",
              "random", "re", "string", "typing")
 
+# Engine modules rules files import besides what the protocol needs (a solver hint's helpers):
+# the zygote imports them once, before any student code, so that no child pays for it.
+ZYGOTE_PRELOADED = ("solitaire.solver", "solitaire.solver_dead")
 
 # one encoder for every reply (json.dumps with an argument would build a new one per call)
 _ENCODER = json.JSONEncoder(allow_nan=False, separators=(",", ":"))
@@ -155,6 +158,9 @@ def main() -> None:
 
         if config.get("preload"):
             for name in PRELOADED:
+                __import__(name)
+        if control_fd is not None:  # once for every child, not once per child (trace)
+            for name in ZYGOTE_PRELOADED:
                 __import__(name)
         if config.get("parent_death") or control_fd is not None:
             import ctypes  # noqa: F401 - needed after the drop
