@@ -309,3 +309,32 @@ def test_the_zygote_imports_the_solver_modules_once_for_every_child(tmp_path, is
         worker.load(DEALT)
         assert worker.won() is False
         assert worker.launches == 1
+
+
+def test_the_children_after_the_first_run_the_rules_file_compiled_once_by_the_zygote(tmp_path, isolation):
+    """From the second child on, the zygote hands its children the rules file compiled once (after
+    the first child has loaded it); the module is the same (its file, its line numbers)."""
+    rules = tmp_path / "sub" / "scorpion.py"
+    rules.parent.mkdir()
+    source = (Path(__file__).resolve().parents[2] / "reference" / "scorpion.py").read_text()
+    rules.write_text(source + "\n\nimport __main__ as _entry\nimport sys as _sys\n"
+                     "_FROM_ZYGOTE = _entry._RULES_CODE is not None\n\n\n"
+                     "def _is_won(self, state):\n"
+                     "    raise RuntimeError(f'{_FROM_ZYGOTE} {__file__} {_sys._getframe().f_lineno}')\n\n\n"
+                     "Scorpion.is_won = _is_won\n")
+    lines = rules.read_text().splitlines()
+    raising = next(n for n, line in enumerate(lines, 1) if "raise RuntimeError(" in line)
+    messages = []
+    with SandboxWorker(rules, LIMITS) as worker:
+        for child in range(3):
+            if child:
+                worker.fresh()
+            worker.load(DEALT)
+            with pytest.raises(WorkerError) as caught:
+                worker.won()
+            messages.append(str(caught.value))
+        assert worker._process is not None and worker._process.control_fd is not None  # the zygote's
+        assert worker.launches == 1
+    first = messages[0].replace("False /", "True /")
+    assert f"False /sandbox/rules/scorpion.py {raising}" in messages[0]  # compiled by the child itself
+    assert messages[1:] == [first, first]  # then by the zygote: the same file, the same line
