@@ -179,7 +179,7 @@ def main() -> None:
     if control_fd is None:
         _write_line(reply_fd, {"ok": True})  # ready: the last line written before student code runs
         _serve(rules_file, request_fd, reply_fd)
-    nonce = _zygote(control_fd, request_fd, reply_fd, config["work_dir"], rules_file)  # in each new child only
+    nonce = _zygote(control_fd, request_fd, reply_fd, config["work_dir"], rules_file)  # new children only
     _write_line(reply_fd, {"ok": True, "nonce": nonce})  # the child's ready: no student code ran yet
     _serve(rules_file, request_fd, reply_fd)
 

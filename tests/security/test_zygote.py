@@ -300,7 +300,8 @@ def test_the_zygote_imports_the_solver_modules_once_for_every_child(tmp_path, is
     source = (Path(__file__).resolve().parents[2] / "reference" / "scorpion.py").read_text()
     head, rest = source.split("from __future__ import annotations\n", 1)
     rules.write_text(head + "from __future__ import annotations\nimport sys as _sys\n"
-                     "_LOADED = [m for m in ('solitaire.solver', 'solitaire.solver_dead') if m in _sys.modules]\n"
+                     "_LOADED = [m for m in ('solitaire.solver', 'solitaire.solver_dead')"
+                     " if m in _sys.modules]\n"
                      "assert len(_LOADED) == 2, _LOADED\n" + rest)
     with SandboxWorker(rules, LIMITS) as worker:
         worker.load(DEALT)
