@@ -3,7 +3,7 @@
     PYTHONPATH=$PWD .venv/bin/python bench/roundtrip_bench.py --rounds 3000
 
 One sandbox with the Scorpion reference loaded on a dealt position; batches of 1 and of 5
-``won`` requests (an answer that costs the rule almost nothing), ``--rounds`` each, after
+(``--sizes``) ``won`` requests (an answer that costs the rule almost nothing), ``--rounds`` each, after
 :meth:`~grader.sandbox.SandboxWorker.colocate` as the hidden suite does (``--no-pin``: without;
 an older grader without it is measured unpinned). Microseconds per round trip. The child's CPU is
 read from ``/proc`` (every process below the sandbox's, in clock ticks: use enough rounds). Run it
@@ -55,6 +55,7 @@ def tree_cpu(root: int) -> float:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=3000)
+    parser.add_argument("--sizes", default="1,5", help="batch sizes, comma-separated (default 1,5)")
     parser.add_argument("--no-pin", action="store_true",
                         help="leave both sides where the scheduler puts them")
     args = parser.parse_args(argv)
@@ -69,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
             pinned = None if args.no_pin or not hasattr(worker, "colocate") else worker.colocate()
             root = worker._process.popen.pid  # type: ignore[union-attr]
             figures = []
-            for size in (1, 5):
+            for size in (int(size) for size in args.sizes.split(",")):
                 message = {"op": "batch", "requests": [{"op": "won"}] * size}
                 child, wall, own = tree_cpu(root), time.perf_counter(), time.process_time()
                 for _ in range(args.rounds):

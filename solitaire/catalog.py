@@ -17,7 +17,7 @@ import os
 import pkgutil
 import sys
 from pathlib import Path
-from types import ModuleType
+from types import CodeType, ModuleType
 
 from .errors import UnknownVariation
 from .variation import Variation
@@ -37,8 +37,13 @@ def variation_class(module: ModuleType) -> type[Variation]:
     return found[0]
 
 
-def load_file(path: str | Path) -> Variation:
-    """The variation defined in the rules file at ``path``."""
+def load_file(path: str | Path, code: CodeType | None = None) -> Variation:
+    """The variation defined in the rules file at ``path``.
+
+    ``code``: the file already compiled, exactly as the import system would (``compile(source,
+    str(path), "exec", dont_inherit=True)``; the sandbox's zygote compiles once for its children);
+    it is run in the module instead of compiling the file again (unless it names another file).
+    """
     path = Path(path)
     name = path.stem
     spec = importlib.util.spec_from_file_location(name, path)
@@ -46,7 +51,10 @@ def load_file(path: str | Path) -> Variation:
         raise UnknownVariation(f"cannot load rules file {path}")
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
-    spec.loader.exec_module(module)
+    if code is None or code.co_filename != spec.origin:
+        spec.loader.exec_module(module)
+    else:
+        exec(code, module.__dict__)  # what exec_module does with the code it compiles
     return variation_class(module)()
 
 

@@ -45,6 +45,9 @@ LOAD_FAILED_STATUS = 3
 PRELOADED = ("collections", "copy", "dataclasses", "enum", "functools", "itertools", "math", "operator",
              "random", "re", "string", "typing")
 
+# Engine modules rules files import besides what the protocol needs (a solver hint's helpers):
+# the zygote imports them once, before any student code, so that no child pays for it.
+ZYGOTE_PRELOADED = ("solitaire.solver", "solitaire.solver_dead")
 
 # one encoder for every reply (json.dumps with an argument would build a new one per call)
 _ENCODER = json.JSONEncoder(allow_nan=False, separators=(",", ":"))
@@ -156,6 +159,9 @@ def main() -> None:
         if config.get("preload"):
             for name in PRELOADED:
                 __import__(name)
+        if control_fd is not None:  # once for every child, not once per child (trace)
+            for name in ZYGOTE_PRELOADED:
+                __import__(name)
         if config.get("parent_death") or control_fd is not None:
             import ctypes  # noqa: F401 - needed after the drop
             import signal  # noqa: F401
@@ -173,7 +179,7 @@ def main() -> None:
     if control_fd is None:
         _write_line(reply_fd, {"ok": True})  # ready: the last line written before student code runs
         _serve(rules_file, request_fd, reply_fd)
-    nonce = _zygote(control_fd, request_fd, reply_fd, config["work_dir"])  # returns in each new child only
+    nonce = _zygote(control_fd, request_fd, reply_fd, config["work_dir"], rules_file)  # new children only
     _write_line(reply_fd, {"ok": True, "nonce": nonce})  # the child's ready: no student code ran yet
     _serve(rules_file, request_fd, reply_fd)
 
@@ -184,7 +190,7 @@ def _serve(rules_file: str, request_fd: int, reply_fd: int) -> None:
     from solitaire.protocol import Session, batch_requests
 
     try:
-        variation = catalog.load_file(rules_file)
+        variation = catalog.load_file(rules_file, _RULES_CODE)
     except BaseException as error:  # noqa: BLE001 - any failure at import is the student's
         _write_line(reply_fd, {"ok": False, "error": type(error).__name__,
                                "message": _load_message(error, rules_file)})
@@ -221,6 +227,9 @@ def _error_reply(error: BaseException, variation) -> dict:
                 "message": "(an exception whose message cannot be shown)"}
 
 
+_RULES_CODE = None  # the rules file compiled by the zygote (from its second child on), or None
+
+
 def _answer_batch(session, requests: list, reply_fd: int, request_id: object) -> None:
     """One line per inner request of a batch, written as soon as it is answered."""
     for part, request in enumerate(requests):
@@ -254,7 +263,7 @@ def _harden_zygote() -> None:
     _prctl(PR_SET_CHILD_SUBREAPER, 1)
 
 
-def _zygote(control_fd: int, request_fd: int, reply_fd: int, work_dir: str) -> str:
+def _zygote(control_fd: int, request_fd: int, reply_fd: int, work_dir: str, rules_file: str) -> str:
     """Serve fresh-child requests (``{"nonce": ...}`` lines on the control pipe) until it closes.
 
     For each: kill every other process of the namespace, wipe what they left (the working
@@ -262,13 +271,17 @@ def _zygote(control_fd: int, request_fd: int, reply_fd: int, work_dir: str) -> s
     pipe, end any partial line a dead child left in the reply pipe, then fork. Returns (the nonce)
     only in the new child, which has closed its copy of the control pipe. Student code never runs
     in this process. A ``{"pin": CPU}`` line pins the current child to that CPU (:func:`_pinned`).
+    Before the second child it compiles the rules file once for the children to come
+    (:func:`_compiled`).
     """
+    global _RULES_CODE
     import select
 
     control = os.fdopen(control_fd, "rb", buffering=0)
     pending = b""
     child: int | None = None
     child_fd: int | None = None
+    forked = 0
     while True:
         while b"\n" not in pending:
             poller = select.poll()
@@ -297,7 +310,10 @@ def _zygote(control_fd: int, request_fd: int, reply_fd: int, work_dir: str) -> s
             _remove_sysv_ipc()
             _remove_message_queues()
             _drain(request_fd)
+            if forked == 1:
+                _RULES_CODE = _compiled(rules_file)
             os.write(reply_fd, b"\n")
+            forked += 1
             pid = os.fork()
             if pid != 0:
                 child, child_fd = pid, os.pidfd_open(pid)
@@ -309,6 +325,26 @@ def _zygote(control_fd: int, request_fd: int, reply_fd: int, work_dir: str) -> s
             _prctl(PR_SET_CHILD_SUBREAPER, 0)
             _prctl(PR_SET_DUMPABLE, 1)  # as a worker was before: its own /proc files readable
             return nonce
+
+
+def _compiled(rules_file: str):
+    """The rules file compiled as the import system compiles it, or None (then each child compiles
+    it itself, as the first one did).
+
+    Only after the first child: it has loaded the file (a load failure is permanent, so the trusted
+    side asks no second child of this sandbox), so the same compile of the same read-only file
+    under the same limits cannot crash or hang here; whatever it raises anyway (MemoryError ...)
+    leaves the children to compile. No student code runs: compiling executes nothing."""
+    try:
+        import importlib.util
+        from pathlib import Path  # (both loaded already, by the engine's catalog)
+
+        spec = importlib.util.spec_from_file_location(Path(rules_file).stem, Path(rules_file))
+        with open(spec.origin, "rb") as handle:
+            source = handle.read()
+        return compile(source, spec.origin, "exec", dont_inherit=True)
+    except BaseException:  # noqa: BLE001 - the children compile as before
+        return None
 
 
 def _pinned(line: bytes, child: int | None) -> bool:

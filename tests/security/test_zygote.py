@@ -12,6 +12,7 @@ import json
 import os
 import shutil
 import time
+from pathlib import Path
 
 import pytest
 from security_support import ATTACKS, DEALT
@@ -289,3 +290,52 @@ def test_a_malformed_pin_line_leaves_the_zygote_serving(worker):
     worker.fresh()
     assert worker.launches == 1  # the zygote path still served the fresh child
     assert _probe(worker, 2)["others"] == []
+
+
+def test_the_zygote_imports_the_solver_modules_once_for_every_child(tmp_path, isolation):
+    """Engine modules a rules file may import for its solver hint are loaded by the zygote before
+    any student code (trusted code: the grader's engine copy), so a child finds them loaded."""
+    rules = tmp_path / "sub" / "scorpion.py"
+    rules.parent.mkdir()
+    source = (Path(__file__).resolve().parents[2] / "reference" / "scorpion.py").read_text()
+    head, rest = source.split("from __future__ import annotations\n", 1)
+    rules.write_text(head + "from __future__ import annotations\nimport sys as _sys\n"
+                     "_LOADED = [m for m in ('solitaire.solver', 'solitaire.solver_dead')"
+                     " if m in _sys.modules]\n"
+                     "assert len(_LOADED) == 2, _LOADED\n" + rest)
+    with SandboxWorker(rules, LIMITS) as worker:
+        worker.load(DEALT)
+        assert worker._process is not None and worker._process.control_fd is not None  # the zygote's child
+        worker.fresh()
+        worker.load(DEALT)
+        assert worker.won() is False
+        assert worker.launches == 1
+
+
+def test_the_children_after_the_first_run_the_rules_file_compiled_once_by_the_zygote(tmp_path, isolation):
+    """From the second child on, the zygote hands its children the rules file compiled once (after
+    the first child has loaded it); the module is the same (its file, its line numbers)."""
+    rules = tmp_path / "sub" / "scorpion.py"
+    rules.parent.mkdir()
+    source = (Path(__file__).resolve().parents[2] / "reference" / "scorpion.py").read_text()
+    rules.write_text(source + "\n\nimport __main__ as _entry\nimport sys as _sys\n"
+                     "_FROM_ZYGOTE = _entry._RULES_CODE is not None\n\n\n"
+                     "def _is_won(self, state):\n"
+                     "    raise RuntimeError(f'{_FROM_ZYGOTE} {__file__} {_sys._getframe().f_lineno}')\n\n\n"
+                     "Scorpion.is_won = _is_won\n")
+    lines = rules.read_text().splitlines()
+    raising = next(n for n, line in enumerate(lines, 1) if "raise RuntimeError(" in line)
+    messages = []
+    with SandboxWorker(rules, LIMITS) as worker:
+        for child in range(3):
+            if child:
+                worker.fresh()
+            worker.load(DEALT)
+            with pytest.raises(WorkerError) as caught:
+                worker.won()
+            messages.append(str(caught.value))
+        assert worker._process is not None and worker._process.control_fd is not None  # the zygote's
+        assert worker.launches == 1
+    first = messages[0].replace("False /", "True /")
+    assert f"False /sandbox/rules/scorpion.py {raising}" in messages[0]  # compiled by the child itself
+    assert messages[1:] == [first, first]  # then by the zygote: the same file, the same line
