@@ -165,3 +165,33 @@ class DoubleFives(Variation):
         to go to, and the move has no effect beyond the card itself.
         """
         return safe_foundation_move(self, state)
+
+    #: what the best-first search charges for a card lying above a lower card of its suit
+    BLOCKING_COST = 10
+
+    def solver_estimate(self, state: State) -> int:
+        """Solver hint, not a rule (never graded): each card that lies above a lower
+        card of its own suit costs ``BLOCKING_COST``, ranks counted up from the base rank
+        (D2: foundations build up in suit from the base rank, wrapping). In a column
+        (D3, D4) it must leave before the lower card can go up. In the order the stock
+        cards of phase 2 come (D6: the waste bottom to top, then the stock top to bottom;
+        in phase 1 the discard pile, which becomes that stock, bottom to top), a card
+        coming after a lower card of its suit must go onto the waste above it, or to a
+        column, unless the lower card has gone up first. Only an estimate: an estimate
+        never changes a verdict, only which win is found first."""
+        base = state.piles["f1"].cards[0].rank if state.piles["f1"].cards else 1
+        piles = [state.piles[name].cards for name in self.piles(TABLEAU)]
+        if state.phase == HAND_PHASE:
+            piles.append(state.piles["d"].cards)
+        else:
+            piles.append(state.piles["w"].cards + state.piles["s"].cards[::-1])
+        blocking = 0
+        for cards in piles:
+            lowest: dict[str, int] = {}
+            for card in cards:
+                rank = (card.rank - base) % SUIT_LENGTH
+                if lowest.get(card.suit, SUIT_LENGTH) < rank:
+                    blocking += 1
+                else:
+                    lowest[card.suit] = rank
+        return self.BLOCKING_COST * blocking
