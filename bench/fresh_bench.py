@@ -22,31 +22,9 @@ from pathlib import Path
 ROOT = Path(os.environ.get("PYTHONPATH", "").split(":")[0] or Path(__file__).resolve().parent.parent)
 sys.path.insert(0, str(ROOT))
 
+from proc_cpu import tree_cpu  # noqa: E402
+
 from grader.sandbox import Limits, sandbox_factory  # noqa: E402
-
-TICK = os.sysconf("SC_CLK_TCK")
-
-
-def tree_cpu(root: int) -> float:
-    """CPU seconds of every process below ``root``, with the children they reaped."""
-    children: dict[int, list[tuple[int, float]]] = {}
-    for name in os.listdir("/proc"):
-        if not name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{name}/stat") as stat:
-                text = stat.read()
-        except OSError:
-            continue
-        fields = text[text.rindex(")") + 2:].split()
-        cpu = sum(int(field) for field in fields[11:15]) / TICK  # utime stime cutime cstime
-        children.setdefault(int(fields[1]), []).append((int(name), cpu))
-    total, todo = 0.0, [root]
-    while todo:
-        for pid, cpu in children.get(todo.pop(), []):
-            total += cpu
-            todo.append(pid)
-    return total
 
 
 def main() -> int:
@@ -61,12 +39,12 @@ def main() -> int:
             worker.launch()
             root = worker._process.popen.pid  # type: ignore[union-attr]
             times = []
-            cpu = tree_cpu(root)
+            cpu = tree_cpu(root, reaped=True)
             for _ in range(rounds):
                 started = time.perf_counter()
                 worker.fresh()
                 times.append(time.perf_counter() - started)
-            cpu = tree_cpu(root) - cpu
+            cpu = tree_cpu(root, reaped=True) - cpu
         finally:
             factory.close()
     print(f"{name}: fresh() median {statistics.median(times) * 1e3:.1f} ms, "

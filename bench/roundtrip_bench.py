@@ -23,33 +23,11 @@ from pathlib import Path
 ROOT = Path(os.environ.get("PYTHONPATH", "").split(":")[0] or Path(__file__).resolve().parent.parent)
 sys.path.insert(0, str(ROOT))
 
+from proc_cpu import tree_cpu  # noqa: E402
+
 from grader.grade import graded_traces  # noqa: E402
 from grader.sandbox import Limits, sandbox_factory  # noqa: E402
 from solitaire.traces import state_text  # noqa: E402
-
-TICK = os.sysconf("SC_CLK_TCK")
-
-
-def tree_cpu(root: int) -> float:
-    """CPU seconds of every living process below ``root`` (from /proc/<pid>/stat)."""
-    children: dict[int, list[tuple[int, float]]] = {}
-    for name in os.listdir("/proc"):
-        if not name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{name}/stat") as stat:
-                text = stat.read()
-        except OSError:
-            continue
-        fields = text[text.rindex(")") + 2:].split()
-        cpu = (int(fields[11]) + int(fields[12])) / TICK
-        children.setdefault(int(fields[1]), []).append((int(name), cpu))
-    total, todo = 0.0, [root]
-    while todo:
-        for pid, cpu in children.get(todo.pop(), []):
-            total += cpu
-            todo.append(pid)
-    return total
 
 
 def main(argv: list[str] | None = None) -> int:
