@@ -9,10 +9,11 @@ search); here the count itself is checked, and two deals the solver left undecid
 from __future__ import annotations
 
 import pytest
+from solver_support import assert_solved_and_replayed
 
 from solitaire import catalog
-from solitaire.engine import apply, new_game
-from solitaire.solver import UNDECIDED, WON, solve
+from solitaire.engine import new_game
+from solitaire.solver import UNDECIDED, solve
 from solitaire.state import parse_state
 
 V = catalog.load("double_fives")
@@ -62,8 +63,4 @@ class NoEstimate(type(V)):  # type: ignore[misc]
 def test_deals_the_search_missed_are_won_with_the_estimate(seed):
     state = new_game(V, seed)
     assert solve(NoEstimate(), state, budget=3_000).outcome == UNDECIDED
-    result = solve(V, state, budget=3_000)
-    assert result.outcome == WON
-    for move in result.moves:
-        state = apply(V, state, move)
-    assert V.is_won(state)
+    assert_solved_and_replayed(V, state, budget=3_000)

@@ -1,9 +1,10 @@
 """The solver's three honest answers and the winnability statistics."""
 
 import pytest
+from solver_support import assert_solved_and_replayed
 
-from solitaire import apply, parse_state
-from solitaire.solver import LOST, UNDECIDED, WON, solve
+from solitaire import parse_state
+from solitaire.solver import LOST, UNDECIDED, solve
 from solitaire.winnability import Tally, wilson_bounds
 
 RUN = "K Q J T 9 8 7 6 5 4 3 2 A".split()
@@ -27,11 +28,7 @@ def scorpion_state(columns: dict[str, str], removed: str = "CDH") -> str:
 def test_a_near_won_position_is_won_and_its_moves_replay(scorpion):
     columns = {"t1": suit_run("S", "K7"), "t2": suit_run("S", "62"), "t3": "AS"}
     state = parse_state(scorpion_state(columns))
-    result = solve(scorpion, state, budget=1000)
-    assert result.outcome == WON
-    for move in result.moves:
-        state = apply(scorpion, state, move)
-    assert scorpion.is_won(state)
+    assert_solved_and_replayed(scorpion, state, budget=1000)
 
 
 def test_a_blocked_position_is_proved_lost(scorpion):

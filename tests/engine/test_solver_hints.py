@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections import Counter
 from functools import cache
 
+from solver_support import assert_solved_and_replayed
 from test_solver_soundness import exhaustive
 
 from solitaire import catalog
@@ -171,7 +172,7 @@ def test_the_solver_with_hints_agrees_with_the_plain_search():
 def test_any_order_and_estimate_find_a_win_that_replays():
     """The order and estimate hints are sound whatever they say: with arbitrary ones the
     solver still wins a deal it wins quickly, and the moves replay through the engine."""
-    from solitaire.engine import apply, new_game
+    from solitaire.engine import new_game
 
     base = type(catalog.load("napoleons_square"))
 
@@ -184,11 +185,7 @@ def test_any_order_and_estimate_find_a_win_that_replays():
 
     variation = Arbitrary()
     state = new_game(variation, 1, variation.resolve_options({}))
-    result = solve(variation, state, budget=20_000)
-    assert result.outcome == WON
-    for move in result.moves:
-        state = apply(variation, state, move)
-    assert variation.is_won(state)
+    assert_solved_and_replayed(variation, state, budget=20_000)
 
 
 def test_a_hopeless_start_is_lost_at_once_and_hopeless_states_are_not_expanded():

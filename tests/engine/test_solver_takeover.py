@@ -12,9 +12,11 @@ against the hint-free search: a version that keeps only the first stolen move fa
 
 from __future__ import annotations
 
+from solver_support import assert_solved_and_replayed
+
 from solitaire import catalog
-from solitaire.engine import apply, new_game
-from solitaire.solver import WON, solve
+from solitaire.engine import new_game
+from solitaire.solver import solve
 
 
 def test_the_estimate_is_asked_after_a_start_with_one_safe_move():
@@ -39,11 +41,7 @@ def test_a_win_found_after_a_takeover_replays():
     starts with the depth-first search's); undecided at 2,000 nodes before the takeover."""
     variation = catalog.load("indian")
     state = new_game(variation, 1, variation.resolve_options({}))
-    result = solve(variation, state, budget=2_000)
-    assert result.outcome == WON
-    for move in result.moves:
-        state = apply(variation, state, move)
-    assert variation.is_won(state)
+    assert_solved_and_replayed(variation, state, budget=2_000)
 
 
 def test_a_takeover_gives_the_shallowest_untried_moves_and_the_moves_to_their_state():
