@@ -32,7 +32,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
-from .cards import SUITS, Card
+from .cards import ACE, KING, SUITS, Card
 from .piles import FOUNDATION
 from .state import State
 from .variation import Variation
@@ -194,12 +194,20 @@ def blocking_cards(state: State, piles: Iterable[str]) -> int:
     """How many cards of ``piles`` lie above a lower card of their own suit: in a game
     that builds up in suit, each must leave its pile before that lower card can go up.
     A measure for a variation's :meth:`~solitaire.variation.Variation.solver_estimate`."""
+    return blocking_in_sequences(state.piles[name].cards for name in piles)
+
+
+def blocking_in_sequences(sequences: Iterable[Sequence[Card]], base: int = ACE) -> int:
+    """:func:`blocking_cards` over card sequences (each first card first, e.g. a pile bottom
+    up, or the order a stock will be dealt in), ranks counted up from ``base`` and wrapping
+    past the king (foundations that start at ``base``)."""
     blocking = 0
-    for name in piles:
+    for cards in sequences:
         lowest: dict[str, int] = {}
-        for card in state.piles[name].cards:
-            if lowest.get(card.suit, 14) < card.rank:
+        for card in cards:
+            rank = (card.rank - base) % KING
+            if lowest.get(card.suit, KING) < rank:
                 blocking += 1
             else:
-                lowest[card.suit] = card.rank
+                lowest[card.suit] = rank
     return blocking

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from solitaire.cards import TWO_SEPARATE_PACKS, Card, next_rank
+from solitaire.cards import ACE, TWO_SEPARATE_PACKS, Card, next_rank
 from solitaire.moves import Move, action, card_move
 from solitaire.piles import (
     DISCARD,
@@ -32,6 +32,7 @@ from solitaire.piles import (
     single,
 )
 from solitaire.solver import safe_foundation_move
+from solitaire.solver_dead import blocking_in_sequences
 from solitaire.state import State
 from solitaire.variation import Variation
 
@@ -179,19 +180,10 @@ class DoubleFives(Variation):
         coming after a lower card of its suit must go onto the waste above it, or to a
         column, unless the lower card has gone up first. Only an estimate: an estimate
         never changes a verdict, only which win is found first."""
-        base = state.piles["f1"].cards[0].rank if state.piles["f1"].cards else 1
+        base = state.piles["f1"].cards[0].rank if state.piles["f1"].cards else ACE
         piles = [state.piles[name].cards for name in self.piles(TABLEAU)]
         if state.phase == HAND_PHASE:
             piles.append(state.piles["d"].cards)
         else:
             piles.append(state.piles["w"].cards + state.piles["s"].cards[::-1])
-        blocking = 0
-        for cards in piles:
-            lowest: dict[str, int] = {}
-            for card in cards:
-                rank = (card.rank - base) % SUIT_LENGTH
-                if lowest.get(card.suit, SUIT_LENGTH) < rank:
-                    blocking += 1
-                else:
-                    lowest[card.suit] = rank
-        return self.BLOCKING_COST * blocking
+        return self.BLOCKING_COST * blocking_in_sequences(piles, base)
