@@ -243,14 +243,13 @@ class _Path:
 
 
 def depth_first(
-    variation: Variation, state: State, key: Key, claimed: set[Hashable], shared: _Path | None = None
+    variation: Variation, state: State, key: Key, claimed: set[Hashable], shared: _Path
 ) -> Search:
     """Depth-first search in the order of :func:`ordered_moves`; it claims a state (adds
     its key to ``claimed``) when it steps into it and skips the states already claimed.
     Its path lives in ``shared``, where the best-first search may take over untried moves."""
     claimed.add(key(state))
-    trail = shared if shared is not None else _Path()
-    levels, path = trail.levels, trail.moves
+    levels, path = shared.levels, shared.moves
     levels.append(_Level(state, _moves_unless_hopeless(variation, state)))
     yield
     while levels:
@@ -342,7 +341,7 @@ class _Promise:
 
 
 def best_first(
-    variation: Variation, state: State, key: Key, claimed: set[Hashable], shared: _Path | None = None
+    variation: Variation, state: State, key: Key, claimed: set[Hashable], shared: _Path
 ) -> Search:
     """Best-first search on :class:`_Promise`, ties in the order the states were reached.
 
@@ -381,7 +380,7 @@ def best_first(
         return None
 
     while True:
-        while not frontier and shared is not None:
+        while not frontier:
             stolen = shared.steal()
             if stolen is None:
                 break
