@@ -31,6 +31,9 @@ class Recorder(type(V)):  # type: ignore[misc]
 
 
 def main(argv: list[str]) -> None:
+    if len(argv) < 4 or "--help" in argv:
+        print(__doc__)
+        return
     seed, budget, sub, every = (int(a) for a in argv[:4])
     recorder = Recorder()
     solve(recorder, new_game(V, seed), budget)

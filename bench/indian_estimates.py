@@ -109,6 +109,9 @@ VARIANTS: dict[str, Callable[[], Base]] = {
 
 
 def main(argv: list[str]) -> None:
+    if len(argv) < 4 or "--help" in argv:
+        print(__doc__)
+        return
     name, first, last, budget = argv[0], int(argv[1]), int(argv[2]), int(argv[3])
     probe = "--probe" in argv
     variation = VARIANTS[name]()
