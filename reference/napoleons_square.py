@@ -9,13 +9,14 @@ round play begins (phase ``play``) and the stock comes into play.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 
 from solitaire.cards import ACE, KING, TWO_PACKS, Card
 from solitaire.moves import Move, action, card_move
 from solitaire.piles import FOUNDATION, STOCK, TABLEAU, WASTE, Layout, numbered, single
 from solitaire.solver import safe_foundation_move
-from solitaire.solver_dead import blocking_cards
+from solitaire.solver_dead import blocking_cards, cannot_all_go_up
 from solitaire.state import State
 from solitaire.variation import Variation
 
@@ -188,6 +189,40 @@ class NapoleonsSquare(Variation):
         to go to, and the move has no effect beyond the card itself.
         """
         return safe_foundation_move(self, state)
+
+    def hopeless(self, state: State) -> bool:
+        """Solver hint, not a rule (never graded): True when, by
+        :func:`solitaire.solver_dead.cannot_all_go_up`, some card can never reach a
+        foundation, so the game cannot be won (general ruling: all 104 cards go up; N5:
+        up in suit from the ace, one card at a time).
+
+        The frozen piles it is given: every tableau pile, bottom card first. Only its top
+        card ever leaves it (N5, one card at a time), and cards that come onto it later (a
+        packed card, N5, or a round of the deal, N2) only keep its cards there longer. A
+        tableau card X leaves its pile only to a foundation, onto a tableau pile whose top
+        card is X's successor (its suit, one rank higher; N5), or, a king, into a space
+        (N6: a space takes a tableau card only if it is a king); no move takes a tableau
+        card to the stock or the waste (N3, N4). So X, not a king, goes only to a
+        foundation when every copy of its successor is on a foundation (cards never come
+        back) or lies beneath X in X's own pile (it cannot be a top card while X is above
+        it). Stock and waste cards are free in the relaxed game.
+        """
+        packs = self.deck.packs
+        up = Counter(card for f in self.piles(FOUNDATION) for card in state.piles[f].cards)
+        frozen = []
+        any_marked = False
+        for name in self.piles(TABLEAU):
+            beneath: Counter[Card] = Counter()
+            marked = []
+            for card in state.piles[name].cards:
+                only_up = card.rank != KING and up[Card(card.rank + 1, card.suit)] + beneath[
+                    Card(card.rank + 1, card.suit)] >= packs
+                any_marked = any_marked or only_up
+                marked.append((card, only_up))
+                beneath[card] += 1
+            frozen.append(marked)
+        # with no card marked every frozen top card is free at once: nothing is dead
+        return any_marked and cannot_all_go_up(self, state, frozen)
 
     INVERSION_COST = 10  # solver estimate: a card above a lower card of its suit (a foundation card is -10)
 
