@@ -16,7 +16,7 @@ from solitaire.cards import ACE, KING, TWO_PACKS, Card
 from solitaire.moves import Move, action, card_move
 from solitaire.piles import FOUNDATION, STOCK, TABLEAU, WASTE, Layout, numbered, single
 from solitaire.solver import safe_foundation_move
-from solitaire.solver_dead import blocking_cards, cannot_all_go_up
+from solitaire.solver_dead import blocking_in_sequences, cannot_all_go_up
 from solitaire.state import State
 from solitaire.variation import Variation
 
@@ -225,11 +225,23 @@ class NapoleonsSquare(Variation):
         return any_marked and cannot_all_go_up(self, state, frozen)
 
     INVERSION_COST = 10  # solver estimate: a card above a lower card of its suit (a foundation card is -10)
+    STOCK_ORDER_COST = 1  # solver estimate: a stock card coming after a lower card of its suit
 
     def solver_estimate(self, state: State) -> int:
         """Solver hint, not a rule (never graded): each card of a tableau pile or the
-        waste that lies above a lower card of its own suit costs as much as a card on
-        the foundations is worth. It must leave first (onto the card of its suit one rank
-        higher, N5, to a foundation, or, a king, into a space, N6), and only then can the
-        lower card go up (N5: up in suit, one card at a time)."""
-        return self.INVERSION_COST * blocking_cards(state, (*self.piles(TABLEAU), "w"))
+        waste that lies above a lower card of its own suit costs ``INVERSION_COST``, as
+        much as a card on the foundations is worth. It must leave first (onto the card of
+        its suit one rank higher, N5, to a foundation, or, a king, into a space, N6), and
+        only then can the lower card go up (N5: up in suit, one card at a time).
+
+        Each further such card when the stock is counted in the order it will come (the
+        waste bottom to top, then the stock top to bottom: N3, no redeal, N7) costs
+        ``STOCK_ORDER_COST``: a stock card that comes after a lower card of its suit lands
+        on the waste above it unless it goes to the tableau, a space or a foundation, or the
+        lower card has gone up first. Charged lightly: unlike a waste card it still has those
+        places to go. Only an estimate: it changes which win is found first, never a verdict."""
+        piles = [state.piles[name].cards for name in self.piles(TABLEAU)]
+        waste = state.piles["w"].cards
+        blocking = blocking_in_sequences([*piles, waste])
+        in_stock_order = blocking_in_sequences([*piles, waste + state.piles["s"].cards[::-1]])
+        return self.INVERSION_COST * blocking + self.STOCK_ORDER_COST * (in_stock_order - blocking)
