@@ -237,6 +237,9 @@ _SUITS_DONE = "".join(
     for index, suit in enumerate("CDHCDHS")
 )
 
+_EMPTY_COLUMNS = "".join(f"t{n}:\n" for n in range(3, 13))
+_CLUBS_TO_SEVEN = _SUITS_DONE.replace(" 8C 9C TC JC QC KC", "", 1)  # f1: AC..7C
+
 #: the run 7S 6S of t1 moves onto the 8S of t2, then 5S, 6S, 7S and 8S go up: won. A
 #: version marking 6S (both 7S beneath it or up) forgets that it leaves with its run
 A_RUN_CARRIES_ITS_TOP_CARD = f"""\
@@ -244,7 +247,7 @@ metternich kings_rule=true
 phase play redeals=0
 t1: 5S 7S 6S
 t2: 8S
-{''.join(f't{n}:{chr(10)}' for n in range(3, 13))}{_SUITS_DONE}f8: AS 2S 3S 4S
+{_EMPTY_COLUMNS}{_SUITS_DONE}f8: AS 2S 3S 4S
 s: ks qs js ts 9S
 w:
 """
@@ -256,7 +259,7 @@ metternich kings_rule=true
 phase play redeals=1
 t1: QS KS
 t2: 8C
-{''.join(f't{n}:{chr(10)}' for n in range(3, 13))}{_SUITS_DONE.replace(' 8C 9C TC JC QC KC', '', 1)}f8: AS 2S 3S 4S 5S 6S 7S 8S 9S TS JS
+{_EMPTY_COLUMNS}{_CLUBS_TO_SEVEN}f8: AS 2S 3S 4S 5S 6S 7S 8S 9S TS JS
 s: kc qc jc tc 9C
 w:
 """
