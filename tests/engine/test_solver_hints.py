@@ -320,3 +320,13 @@ def test_columns_in_play_taken_as_disabled_are_caught(monkeypatch):
     variation = _mutant(monkeypatch, lambda cards, fixed, packs: [(card, True) for card in cards] or None)
     _, winnable = dead_but_winnable(variation, metternich_positions_with_columns_in_play(16))
     assert winnable
+
+
+def test_metternich_deal_17_is_won_and_replays():
+    """The first Metternich deal the solver wins (2026-12-02, branch mett: 1,893 nodes with
+    the order, estimate and column marks of that branch; undecided at 2,000 before)."""
+    from solitaire.engine import new_game
+
+    variation = catalog.load("metternich")
+    state = new_game(variation, 17, variation.resolve_options({}))
+    assert_solved_and_replayed(variation, state, budget=2_000)
