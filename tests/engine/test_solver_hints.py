@@ -211,3 +211,122 @@ def test_a_hopeless_start_is_lost_at_once_and_hopeless_states_are_not_expanded()
     assert solve(DeadAtOnce(), start, budget=100).nodes == 0
     solve(DeadAfterAMove(), start, budget=300)
     assert expanded and all(state["w"].cards == () for state in expanded)
+
+
+# -- columns that are not disabled, marked (Metternich.hopeless, 2026-12-02, branch mett) ----
+
+
+@cache
+def metternich_positions_with_columns_in_play(seed: int) -> list[State]:
+    """End positions as above, but the space lies right of the fifth column, so most
+    columns are not disabled: their kings and cards whose higher cards lie beneath them
+    are what the column marks of ``hopeless`` are about."""
+    variation = catalog.load("metternich")
+    rng = SplitMix64(seed)
+    columns = variation.piles(TABLEAU)
+    positions = []
+    for _ in range(POSITIONS):
+        space = columns[4 + rng.below(8)]
+        counters = {"redeals": rng.below(2)}
+        positions.append(end_position(variation, rng, 12 + rng.below(12), counters, (space,)))
+    return positions
+
+
+_SUITS_DONE = "".join(
+    f"f{index + 1}: {' '.join(rank + suit for rank in 'A23456789TJQK')}\n"
+    for index, suit in enumerate("CDHCDHS")
+)
+
+_EMPTY_COLUMNS = "".join(f"t{n}:\n" for n in range(3, 13))
+_CLUBS_TO_SEVEN = _SUITS_DONE.replace(" 8C 9C TC JC QC KC", "", 1)  # f1: AC..7C
+
+#: the run 7S 6S of t1 moves onto the 8S of t2, then 5S, 6S, 7S and 8S go up: won. A
+#: version marking 6S (both 7S beneath it or up) forgets that it leaves with its run
+A_RUN_CARRIES_ITS_TOP_CARD = f"""\
+metternich kings_rule=true
+phase play redeals=0
+t1: 5S 7S 6S
+t2: 8S
+{_EMPTY_COLUMNS}{_SUITS_DONE}f8: AS 2S 3S 4S
+s: ks qs js ts 9S
+w:
+"""
+
+#: KS of t1 lies on the only QS off the foundations: it can only go up, after that QS
+#: (no column card is a king's successor, spaces are never filled): lost
+A_KING_ON_ITS_QUEEN = f"""\
+metternich kings_rule=true
+phase play redeals=1
+t1: QS KS
+t2: 8C
+{_EMPTY_COLUMNS}{_CLUBS_TO_SEVEN}f8: AS 2S 3S 4S 5S 6S 7S 8S 9S TS JS
+s: kc qc jc tc 9C
+w:
+"""
+
+
+def test_a_run_that_carries_its_top_card_is_not_dead():
+    variation = catalog.load("metternich")
+    position = parse_state(A_RUN_CARRIES_ITS_TOP_CARD)
+    assert exhaustive(variation, position, 30_000) == WON
+    assert not variation.hopeless(position)
+    assert solve(variation, position, budget=2_000).outcome == WON
+
+
+def test_a_king_on_its_only_queen_is_dead_in_a_column_in_play():
+    variation = catalog.load("metternich")
+    position = parse_state(A_KING_ON_ITS_QUEEN)
+    assert variation.piles(TABLEAU)[0] not in variation._disabled_columns(position)
+    assert exhaustive(variation, position, 30_000) == LOST
+    assert variation.hopeless(position)
+
+
+def test_hopeless_with_columns_in_play_calls_only_lost_positions_dead():
+    variation = catalog.load("metternich")
+    proved, winnable = dead_but_winnable(variation, metternich_positions_with_columns_in_play(16))
+    assert not winnable, f"called dead but winnable:\n{winnable[0]}"
+    assert proved >= 6, proved
+
+
+def _mutant(monkeypatch, marked_column):
+    import solitaire.solver_dead as dead_module
+
+    reference = type(catalog.load("metternich"))
+    monkeypatch.setattr(reference, "_marked_column", staticmethod(marked_column))
+    monkeypatch.setattr(dead_module, "_KNOWN", {})
+    return catalog.load("metternich")
+
+
+def test_column_marks_that_forget_runs_are_caught(monkeypatch):
+    """Marking a card that lies on its higher card (it may leave with the run beneath
+    it) calls the won position above dead."""
+
+    def riders_marked(cards, fixed, packs):
+        beneath: Counter[Card] = Counter()
+        marked = []
+        for card in cards:
+            higher = Card(card.rank + 1, card.suit)
+            marked.append((card, card.rank == 13 or fixed[higher] + beneath[higher] >= packs))
+            beneath[card] += 1
+        return marked if any(only for _, only in marked) else None
+
+    variation = _mutant(monkeypatch, riders_marked)
+    assert variation.hopeless(parse_state(A_RUN_CARRIES_ITS_TOP_CARD))
+
+
+def test_columns_in_play_taken_as_disabled_are_caught(monkeypatch):
+    """Marking every card of a column in play (as if it were disabled) calls winnable
+    random positions dead: the check above finds them."""
+    variation = _mutant(monkeypatch, lambda cards, fixed, packs: [(card, True) for card in cards] or None)
+    _, winnable = dead_but_winnable(variation, metternich_positions_with_columns_in_play(16))
+    assert winnable
+
+
+def test_metternich_deal_17_is_won_and_replays():
+    """The first Metternich deal the solver wins (2026-12-02, branch mett: 1,893 nodes with
+    the order, estimate and column marks of that branch; undecided at 2,000 before)."""
+    from solitaire.engine import new_game
+
+    variation = catalog.load("metternich")
+    state = new_game(variation, 17, variation.resolve_options({}))
+    assert_solved_and_replayed(variation, state, budget=2_000)
