@@ -18,7 +18,7 @@ from solitaire.cards import ACE, KING, TWO_PACKS, Card
 from solitaire.moves import Move, action, card_move
 from solitaire.piles import FOUNDATION, STOCK, TABLEAU, WASTE, Layout, numbered, single
 from solitaire.solver import safe_foundation_move
-from solitaire.solver_dead import cannot_all_go_up
+from solitaire.solver_dead import blocking_in_sequences, cannot_all_go_up
 from solitaire.state import State
 from solitaire.variation import Option, Variation
 
@@ -171,6 +171,7 @@ class Metternich(Variation):
 
     # -- solver hints (not rules; never graded) -------------------------------
     DISABLED_CARD_COST = 10  # solver estimate: a card in a disabled column (a foundation card is -10)
+    BLOCKING_COST = 10  # solver estimate: a card above a lower card of its suit
 
     def _first_disabled(self, state: State) -> int:
         """The index of the first column right of the leftmost space (M5); the number of
@@ -183,28 +184,52 @@ class Metternich(Variation):
         return len(columns)
 
     def solver_priority(self, state: State, move: Move) -> int:
-        """Solver hint, not a rule (never graded): empty the columns from the right. A
-        move that takes the last card of a column that is not disabled, while a column
-        to its right still holds cards, is tried last: under M5 the space it leaves
-        would disable those columns for good (spaces are never filled)."""
+        """Solver hint, not a rule (never graded): the order the depth-first search tries
+        moves in, lowest first.
+
+        3: a move that takes the last card of a column that is not disabled, while a
+        column to its right still holds cards: under M5 the space it leaves would disable
+        those columns for good (spaces are never filled). 2: a run moved from one column
+        onto the twin of the card it uncovers (two packs): it only swaps which column
+        holds the run. 1: the actions (``s>w``, ``redeal``, M3, M6): the stock is drawn
+        only after every card move. 0: the rest, in the generic order. Any order is sound:
+        it changes which win is found first, never a verdict."""
+        if move in (DISCARD, REDEAL):
+            return 1
+        if not move.is_card_move:
+            return 0
         columns = self.piles(TABLEAU)
-        if not move.is_card_move or self.kind(move.source) != TABLEAU:
+        source, target = move.source, move.target
+        if self.kind(source) != TABLEAU:
             return 0
-        source = move.source
-        if len(state.piles[source].cards) != move.count:
+        cards = state.piles[source].cards
+        if len(cards) == move.count:
+            index = columns.index(source)
+            if index < self._first_disabled(state) and any(state.piles[c].cards for c in columns[index + 1:]):
+                return 3
             return 0
-        index = columns.index(source)
-        if index >= self._first_disabled(state):
-            return 0
-        return 1 if any(state.piles[c].cards for c in columns[index + 1:]) else 0
+        if self.kind(target) == TABLEAU and cards[-move.count - 1] == state.piles[target].cards[-1]:
+            return 2
+        return 0
 
     def solver_estimate(self, state: State) -> int:
         """Solver hint, not a rule (never graded): each card in a disabled column (M5)
         costs as much as a card on the foundations is worth, since such a card can only
-        wait for its turn to go up, one at a time from the top."""
+        wait for its turn to go up, one at a time from the top; and each card lying above
+        a lower card of its own suit costs ``BLOCKING_COST`` (:mod:`solitaire.solver_dead`,
+        ``blocking_in_sequences``), in each column and in the order the cards of the stock
+        and waste end up in the waste once the stock has gone through for the last time:
+        the waste bottom to top, then the stock top to bottom (M3: discards go onto the
+        waste; M6: the redeal turns it over unshuffled, so the first card discarded comes
+        first again). Such a card must leave (up, or onto its successor in a column, M4)
+        before the lower card can go up (M2). Only an estimate: it changes which win is
+        found first, never a verdict."""
         columns = self.piles(TABLEAU)
         first = self._first_disabled(state)
-        return self.DISABLED_CARD_COST * sum(len(state.piles[c].cards) for c in columns[first:])
+        disabled = self.DISABLED_CARD_COST * sum(len(state.piles[c].cards) for c in columns[first:])
+        sequences = [state.piles[c].cards for c in columns]
+        sequences.append(state.piles["w"].cards + state.piles["s"].cards[::-1])
+        return disabled + self.BLOCKING_COST * blocking_in_sequences(sequences)
 
     def hopeless(self, state: State) -> bool:
         """Solver hint, not a rule (never graded): True when, by
@@ -224,17 +249,32 @@ class Metternich(Variation):
         the leftmost space, nor a card whose higher cards of its suit are all on the
         foundations, in disabled columns or beneath it in the waste (none of them can
         become a column's top card while it lies there).
+
+        Each column that is not disabled, too, when one of its cards is marked: its cards
+        leave from the top down (M4: the top card, or a run at the top, moves), and the
+        cards put onto it later are free cards of the relaxed game, so leaving them out
+        only allows more. A column card is marked (it leaves only for a foundation) when
+        it is a king (no column card is one rank higher, and spaces are never filled,
+        M5), or when it does not lie directly on the card of its suit one rank higher
+        (so it never leaves as part of a run headed by a card beneath it, M4) and every
+        copy of that higher card is on the foundations, in a disabled column or beneath
+        it in its column (none can become another column's top card while it lies
+        there). Other column cards are not marked: they may become free.
         """
         columns = self.piles(TABLEAU)
         first = self._first_disabled(state)
+        packs = self.deck.packs
         disabled = [state.piles[c].cards for c in columns[first:]]
         frozen = [[(card, True) for card in cards] for cards in disabled if cards]
+        fixed = Counter(card for cards in disabled for card in cards)
+        fixed.update(card for f in self.piles(FOUNDATION) for card in state.piles[f].cards)
+        for column in columns[:first]:
+            marked = self._marked_column(state.piles[column].cards, fixed, packs)
+            if marked is not None:
+                frozen.append(marked)
         waste = state.piles["w"].cards
         if state.counters["redeals"] == 0 and waste:
-            packs = self.deck.packs
             playing = first > 1  # some column lies left of the leftmost space
-            fixed = Counter(card for cards in disabled for card in cards)
-            fixed.update(card for f in self.piles(FOUNDATION) for card in state.piles[f].cards)
             beneath: Counter[Card] = Counter()
             marked = []
             for card in waste:
@@ -244,3 +284,25 @@ class Metternich(Variation):
                 beneath[card] += 1
             frozen.append(marked)
         return cannot_all_go_up(self, state, frozen)
+
+    @staticmethod
+    def _marked_column(
+        cards: Sequence[Card], fixed: Counter[Card], packs: int
+    ) -> list[tuple[Card, bool]] | None:
+        """A column that is not disabled as a frozen pile for :meth:`hopeless`, each card
+        marked when it leaves only for a foundation; None when no card is marked."""
+        beneath: Counter[Card] = Counter()
+        marked = []
+        below: Card | None = None
+        any_marked = False
+        for card in cards:
+            if card.rank == KING:
+                only_up = True
+            else:
+                higher = Card(card.rank + 1, card.suit)
+                only_up = below != higher and fixed[higher] + beneath[higher] >= packs
+            marked.append((card, only_up))
+            any_marked = any_marked or only_up
+            beneath[card] += 1
+            below = card
+        return marked if any_marked else None

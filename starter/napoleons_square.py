@@ -12,13 +12,14 @@ round play begins (phase ``play``) and the stock comes into play.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 
 from solitaire.cards import ACE, KING, TWO_PACKS, Card
 from solitaire.moves import Move, action, card_move
 from solitaire.piles import FOUNDATION, STOCK, TABLEAU, WASTE, Layout, numbered, single
 from solitaire.solver import safe_foundation_move
-from solitaire.solver_dead import blocking_cards
+from solitaire.solver_dead import blocking_in_sequences, cannot_all_go_up
 from solitaire.state import State
 from solitaire.variation import Variation
 
@@ -159,12 +160,58 @@ class NapoleonsSquare(Variation):
         """
         return safe_foundation_move(self, state)
 
+    def hopeless(self, state: State) -> bool:
+        """Solver hint, not a rule (never graded): True when, by
+        :func:`solitaire.solver_dead.cannot_all_go_up`, some card can never reach a
+        foundation, so the game cannot be won (general ruling: all 104 cards go up; N5:
+        up in suit from the ace, one card at a time).
+
+        The frozen piles it is given: every tableau pile, bottom card first. Only its top
+        card ever leaves it (N5, one card at a time), and cards that come onto it later (a
+        packed card, N5, or a round of the deal, N2) only keep its cards there longer. A
+        tableau card X leaves its pile only to a foundation, onto a tableau pile whose top
+        card is X's successor (its suit, one rank higher; N5), or, a king, into a space
+        (N6: a space takes a tableau card only if it is a king); no move takes a tableau
+        card to the stock or the waste (N3, N4). So X, not a king, goes only to a
+        foundation when every copy of its successor is on a foundation (cards never come
+        back) or lies beneath X in X's own pile (it cannot be a top card while X is above
+        it). Stock and waste cards are free in the relaxed game.
+        """
+        packs = self.deck.packs
+        up = Counter(card for f in self.piles(FOUNDATION) for card in state.piles[f].cards)
+        frozen = []
+        any_marked = False
+        for name in self.piles(TABLEAU):
+            beneath: Counter[Card] = Counter()
+            marked = []
+            for card in state.piles[name].cards:
+                only_up = card.rank != KING and up[Card(card.rank + 1, card.suit)] + beneath[
+                    Card(card.rank + 1, card.suit)] >= packs
+                any_marked = any_marked or only_up
+                marked.append((card, only_up))
+                beneath[card] += 1
+            frozen.append(marked)
+        # with no card marked every frozen top card is free at once: nothing is dead
+        return any_marked and cannot_all_go_up(self, state, frozen)
+
     INVERSION_COST = 10  # solver estimate: a card above a lower card of its suit (a foundation card is -10)
+    STOCK_ORDER_COST = 1  # solver estimate: a stock card coming after a lower card of its suit
 
     def solver_estimate(self, state: State) -> int:
         """Solver hint, not a rule (never graded): each card of a tableau pile or the
-        waste that lies above a lower card of its own suit costs as much as a card on
-        the foundations is worth. It must leave first (onto the card of its suit one rank
-        higher, N5, to a foundation, or, a king, into a space, N6), and only then can the
-        lower card go up (N5: up in suit, one card at a time)."""
-        return self.INVERSION_COST * blocking_cards(state, (*self.piles(TABLEAU), "w"))
+        waste that lies above a lower card of its own suit costs ``INVERSION_COST``, as
+        much as a card on the foundations is worth. It must leave first (onto the card of
+        its suit one rank higher, N5, to a foundation, or, a king, into a space, N6), and
+        only then can the lower card go up (N5: up in suit, one card at a time).
+
+        Each further such card when the stock is counted in the order it will come (the
+        waste bottom to top, then the stock top to bottom: N3, no redeal, N7) costs
+        ``STOCK_ORDER_COST``: a stock card that comes after a lower card of its suit lands
+        on the waste above it unless it goes to the tableau, a space or a foundation, or the
+        lower card has gone up first. Charged lightly: unlike a waste card it still has those
+        places to go. Only an estimate: it changes which win is found first, never a verdict."""
+        piles = [state.piles[name].cards for name in self.piles(TABLEAU)]
+        waste = state.piles["w"].cards
+        blocking = blocking_in_sequences([*piles, waste])
+        in_stock_order = blocking_in_sequences([*piles, waste + state.piles["s"].cards[::-1]])
+        return self.INVERSION_COST * blocking + self.STOCK_ORDER_COST * (in_stock_order - blocking)
