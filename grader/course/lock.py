@@ -4,7 +4,8 @@
 ``.work/course.lock`` while they run. The lock is the kernel's (``flock``) on
 an open file, so it dies with its process: after a crash (kill -9, a power
 cut) the next run takes it at once; the pid and start time written into the
-file only serve the message a second run prints.
+file only serve the message a second run prints. It is released explicitly on the
+way out, so a child forked while it was held cannot keep it.
 """
 
 from __future__ import annotations
@@ -44,4 +45,7 @@ def course_lock(work_dir: Path, command: str) -> Iterator[None]:
         os.pwrite(descriptor, f"{os.getpid()} {started} course-{command}\n".encode(), 0)
         yield
     finally:
-        os.close(descriptor)  # releases the lock
+        # unlock before closing: a child forked meanwhile by one of this process's threads
+        # shares the open file until it execs, and closing alone would leave it the lock
+        fcntl.flock(descriptor, fcntl.LOCK_UN)
+        os.close(descriptor)

@@ -56,3 +56,24 @@ def test_the_lock_of_a_killed_run_is_taken_at_once(holder) -> None:
     process.wait()
     rows = collect.collect(course, clock=lambda: at(1))  # not refused: the kernel dropped the lock
     assert rows[0].status == "ok"
+
+
+def test_a_child_forked_while_the_lock_was_held_does_not_keep_it(tmp_path) -> None:
+    """A command's own threads fork children (git, pytest, bwrap) while it holds the lock; a
+    child forked just then shares the lock's open file until it execs or exits. The lock must
+    be free for the next command the moment the holder leaves it, not when that child goes:
+    CI once failed with "course-collect is already running" from the test's own process."""
+    from grader.course.lock import course_lock
+
+    with course_lock(tmp_path, "collect"):
+        child = os.fork()
+        if child == 0:  # a child slow to exec: it keeps its copy of every descriptor meanwhile
+            import time
+
+            time.sleep(3)
+            os._exit(0)
+    try:
+        with course_lock(tmp_path, "collect"):
+            pass
+    finally:
+        os.waitpid(child, 0)
