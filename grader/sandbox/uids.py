@@ -193,9 +193,11 @@ class UidLease:
 
     def release(self) -> None:
         if self.lock_fd is not None:
-            if self.pid == os.getpid():
+            if self.pid == os.getpid():  # never in a forked copy: that would free the parent's lease
                 with contextlib.suppress(OSError):
                     os.ftruncate(self.lock_fd, 0)
+                with contextlib.suppress(OSError):  # before closing: a child forked meanwhile
+                    fcntl.flock(self.lock_fd, fcntl.LOCK_UN)  # shares the open file until it execs
             os.close(self.lock_fd)
             self.lock_fd = None
         _held.discard(self)
@@ -233,7 +235,8 @@ def _pool_locked(lock_dir: Path) -> Iterator[None]:
         yield
     finally:
         _pool_fds.discard(fd)
-        os.close(fd)  # releases the lock
+        fcntl.flock(fd, fcntl.LOCK_UN)  # not left to close: a child forked meanwhile shares the file
+        os.close(fd)
 
 
 def _locked(path: Path, flags: int = os.O_CREAT) -> int | None:
