@@ -16,7 +16,7 @@ from solitaire.cards import ACE, KING, TWO_PACKS, Card
 from solitaire.moves import Move, action, card_move
 from solitaire.piles import FOUNDATION, STOCK, TABLEAU, WASTE, Layout, numbered, single
 from solitaire.solver import safe_foundation_move
-from solitaire.solver_dead import blocking_in_sequences, cannot_all_go_up
+from solitaire.solver_dead import blocking_in_sequences, cannot_all_go_up, successors_gone
 from solitaire.state import State
 from solitaire.variation import Variation
 
@@ -212,15 +212,10 @@ class NapoleonsSquare(Variation):
         frozen = []
         any_marked = False
         for name in self.piles(TABLEAU):
-            beneath: Counter[Card] = Counter()
-            marked = []
-            for card in state.piles[name].cards:
-                only_up = card.rank != KING and up[Card(card.rank + 1, card.suit)] + beneath[
-                    Card(card.rank + 1, card.suit)] >= packs
-                any_marked = any_marked or only_up
-                marked.append((card, only_up))
-                beneath[card] += 1
-            frozen.append(marked)
+            cards = state.piles[name].cards
+            marks = successors_gone(cards, up, packs)  # a king is never marked: it may go to a space
+            any_marked = any_marked or any(marks)
+            frozen.append(list(zip(cards, marks, strict=True)))
         # with no card marked every frozen top card is free at once: nothing is dead
         return any_marked and cannot_all_go_up(self, state, frozen)
 

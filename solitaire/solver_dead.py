@@ -190,17 +190,12 @@ class _Relaxed:
                     moved = True
 
 
-def blocking_cards(state: State, piles: Iterable[str]) -> int:
-    """How many cards of ``piles`` lie above a lower card of their own suit: in a game
-    that builds up in suit, each must leave its pile before that lower card can go up.
-    A measure for a variation's :meth:`~solitaire.variation.Variation.solver_estimate`."""
-    return blocking_in_sequences(state.piles[name].cards for name in piles)
-
-
 def blocking_in_sequences(sequences: Iterable[Sequence[Card]], base: int = ACE) -> int:
-    """:func:`blocking_cards` over card sequences (each first card first, e.g. a pile bottom
-    up, or the order a stock will be dealt in), ranks counted up from ``base`` and wrapping
-    past the king (foundations that start at ``base``)."""
+    """How many cards of ``sequences`` (each first card first: a pile bottom up, or the
+    order a stock will be dealt in) lie after a lower card of their own suit, ranks counted
+    up from ``base`` and wrapping past the king (foundations that start at ``base``): in a
+    game that builds up in suit, each must leave before that lower card can go up. A measure
+    for a variation's :meth:`~solitaire.variation.Variation.solver_estimate`."""
     blocking = 0
     for cards in sequences:
         lowest: dict[str, int] = {}
@@ -211,3 +206,22 @@ def blocking_in_sequences(sequences: Iterable[Sequence[Card]], base: int = ACE) 
             else:
                 lowest[card.suit] = rank
     return blocking
+
+
+def successors_gone(cards: Sequence[Card], gone: Counter[Card], packs: int) -> list[bool]:
+    """For each card of a pile, bottom first: whether every one of the ``packs`` copies of
+    the card of its suit one rank higher is counted in ``gone`` (on the foundations, or held
+    where it never again becomes a top card) or lies beneath it in the same pile. In a game
+    that packs down in suit such a card can never be packed onto its higher card, which is
+    what a variation's ``hopeless`` needs to mark it as going only to a foundation. A king has
+    no higher card: False; each variation decides what its kings can do."""
+    beneath: Counter[Card] = Counter()
+    result = []
+    for card in cards:
+        if card.rank == KING:
+            result.append(False)
+        else:
+            higher = Card(card.rank + 1, card.suit)
+            result.append(gone[higher] + beneath[higher] >= packs)
+        beneath[card] += 1
+    return result

@@ -18,7 +18,7 @@ from solitaire.cards import ACE, KING, TWO_PACKS, Card
 from solitaire.moves import Move, action, card_move
 from solitaire.piles import FOUNDATION, STOCK, TABLEAU, WASTE, Layout, numbered, single
 from solitaire.solver import safe_foundation_move
-from solitaire.solver_dead import blocking_in_sequences, cannot_all_go_up
+from solitaire.solver_dead import blocking_in_sequences, cannot_all_go_up, successors_gone
 from solitaire.state import State
 from solitaire.variation import Option, Variation
 
@@ -275,14 +275,9 @@ class Metternich(Variation):
         waste = state.piles["w"].cards
         if state.counters["redeals"] == 0 and waste:
             playing = first > 1  # some column lies left of the leftmost space
-            beneath: Counter[Card] = Counter()
-            marked = []
-            for card in waste:
-                higher = Card(card.rank + 1, card.suit)
-                only_up = card.rank == KING or not playing or fixed[higher] + beneath[higher] >= packs
-                marked.append((card, only_up))
-                beneath[card] += 1
-            frozen.append(marked)
+            gone = successors_gone(waste, fixed, packs)
+            frozen.append([(card, card.rank == KING or not playing or up_only)
+                           for card, up_only in zip(waste, gone, strict=True)])
         return cannot_all_go_up(self, state, frozen)
 
     @staticmethod
@@ -291,18 +286,9 @@ class Metternich(Variation):
     ) -> list[tuple[Card, bool]] | None:
         """A column that is not disabled as a frozen pile for :meth:`hopeless`, each card
         marked when it leaves only for a foundation; None when no card is marked."""
-        beneath: Counter[Card] = Counter()
-        marked = []
-        below: Card | None = None
-        any_marked = False
-        for card in cards:
-            if card.rank == KING:
-                only_up = True
-            else:
-                higher = Card(card.rank + 1, card.suit)
-                only_up = below != higher and fixed[higher] + beneath[higher] >= packs
-            marked.append((card, only_up))
-            any_marked = any_marked or only_up
-            beneath[card] += 1
-            below = card
-        return marked if any_marked else None
+        below = [None, *cards][: len(cards)]  # the card each lies on
+        marked = [
+            (card, card.rank == KING or (under != Card(card.rank + 1, card.suit) and gone))
+            for card, under, gone in zip(cards, below, successors_gone(cards, fixed, packs), strict=True)
+        ]
+        return marked if any(only_up for _, only_up in marked) else None
