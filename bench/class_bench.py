@@ -30,7 +30,9 @@ the gradebook), is not measured here.
 ``--worker local`` grades the same submissions with the in-process worker
 (trusted code only: the bench's references and starters), ``--worker both``
 runs local then sandbox for each ``--jobs`` value and prints the ratio of
-their wall times, the sandbox's price on a class.
+their wall times, the sandbox's price on a class, and of their CPU seconds
+(everything the bench started, the sandboxes' processes included: a cgroup of
+the bench's own, ``bench/cpu_group.py``; "cpu s" is "-" without one).
 
 Reports wall seconds, submissions per minute and the projected time for
 ``--project`` submissions (linear: the pool keeps every core busy for a whole
@@ -53,6 +55,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
+
+from cpu_group import CpuCounter  # noqa: E402 - bench/ is the script's directory
 
 from grader.course.worker import GradeOutcome, GradeTask, grade_one  # noqa: E402
 from grader.grade import grade_submission  # noqa: E402
@@ -139,16 +143,30 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}; {args.submissions} submissions, "
           f"mix {'/'.join(mix)}")
     workers = ["local", "sandbox"] if args.worker == "both" else [args.worker]
-    print(f"{'worker':>7} {'jobs':>4} {'wall s':>8} {'per sub s':>10} {'sub/min':>8} {'median grade s':>15} "
-          f"{'max grade s':>12} {'projected ' + str(args.project):>15}")
+    print(f"{'worker':>7} {'jobs':>4} {'wall s':>8} {'cpu s':>7} {'per sub s':>10} {'sub/min':>8} "
+          f"{'median grade s':>15} {'max grade s':>12} {'projected ' + str(args.project):>15}")
+    cpu = CpuCounter()
+    try:
+        _grade_runs(args, mix, jobs_list, workers, cpu)
+    finally:
+        cpu.close()
+    return 0
+
+
+def _grade_runs(args: argparse.Namespace, mix: list[str], jobs_list: list[int], workers: list[str],
+                cpu: CpuCounter) -> None:
+    """The grader-alone mode's runs, a line each (see the module docstring)."""
     with tempfile.TemporaryDirectory(prefix="class-bench-") as temporary:
         for jobs in jobs_list:
             walls: dict[str, float] = {}
+            cpus: dict[str, float] = {}
             for worker in workers:
                 holder = Path(temporary) / f"{worker}-jobs{jobs}"
                 tasks = build(args.submissions, mix, holder)
+                used = cpu.seconds()
                 wall, outcomes = grade_all(tasks, jobs, worker)
-                walls[worker] = wall
+                walls[worker], cpus[worker] = wall, cpu.seconds() - used
+                shown = f"{cpus[worker]:>7.1f}" if cpu.complete else f"{'-':>7}"
                 failed = [o for o in outcomes if o.results is None]
                 for outcome in failed:
                     print(f"  {outcome.task.student}: grading failed: {outcome.error}")
@@ -156,17 +174,17 @@ def main(argv: list[str] | None = None) -> int:
                 per = wall / len(tasks)
                 projected = per * args.project
                 median = statistics.median(seconds)
-                print(f"{worker:>7} {jobs:>4} {wall:>8.1f} {per:>10.2f} {60 / per:>8.1f} {median:>15.2f} "
-                      f"{max(seconds):>12.2f} {projected / 60:>11.1f} min", flush=True)
+                print(f"{worker:>7} {jobs:>4} {wall:>8.1f} {shown} {per:>10.2f} {60 / per:>8.1f} "
+                      f"{median:>15.2f} {max(seconds):>12.2f} {projected / 60:>11.1f} min", flush=True)
                 for kind in mix:
                     mine = [o.seconds for o in outcomes if f"-{kind}-" in o.task.student]
                     if mine:
                         print(f"       {kind}: median {statistics.median(mine):.2f} s per submission "
                               f"({len(mine)} graded)")
             if len(walls) == 2:
-                print(f"       jobs {jobs}: sandbox / local wall {walls['sandbox'] / walls['local']:.2f}",
-                      flush=True)
-    return 0
+                cpu_ratio = f", cpu {cpus['sandbox'] / cpus['local']:.2f}" if cpu.complete else ""
+                print(f"       jobs {jobs}: sandbox / local wall {walls['sandbox'] / walls['local']:.2f}"
+                      f"{cpu_ratio}", flush=True)
 
 
 if __name__ == "__main__":
