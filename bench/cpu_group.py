@@ -5,11 +5,15 @@ counted of their own waited children. A sandbox's processes are not among them: 
 its children are killed with their PID namespace when a sandbox closes, and nobody in the
 grader's line waits for them, so their CPU (the launch, every fresh child, the answers) is
 lost to that count. A cgroup counts every process that ever ran in it, dead or alive, so the
-benches move themselves into a CPU-accounting cgroup of their own (cgroup v1 ``cpuacct``, or
-v2 ``cpu.stat``) and read it: the sandboxes are started below the bench, so they are in it.
+benches move themselves into a cgroup of their own in the cgroup v1 ``cpuacct`` hierarchy and
+read its ``cpuacct.usage``: the sandboxes are started below the bench, so they are in it. (That
+hierarchy is separate from the ``memory`` and ``pids`` ones the sandboxes' own cgroups live in,
+so moving the bench changes nothing the sandboxes do.)
 
-Without a writable cgroup hierarchy (not root) a :class:`CpuCounter` falls back to
-``getrusage`` and says so (:attr:`CpuCounter.complete` is False).
+Without it (not root, or a host with the unified cgroup v2 hierarchy only, where moving the bench
+into a child cgroup would stop the grader from enabling the memory controller for its sandboxes)
+a :class:`CpuCounter` falls back to ``getrusage`` and says so (:attr:`CpuCounter.complete` is
+False).
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ import time
 from pathlib import Path
 
 V1_ROOT = Path("/sys/fs/cgroup/cpuacct")
-V2_ROOT = Path("/sys/fs/cgroup")
+PREFIX = "solitaire-bench-"
 
 
 class CpuCounter:
@@ -28,54 +32,28 @@ class CpuCounter:
 
     def __init__(self) -> None:
         self._group: Path | None = None
-        self._read = self._rusage
         self.complete = False
-        for make in (self._v1, self._v2):
-            try:
-                if make():
-                    self.complete = True
-                    return
-            except OSError:
-                continue
+        try:
+            self.complete = self._join_v1()
+        except OSError:
+            self._group = None
 
     def seconds(self) -> float:
-        return self._read()
-
-    @staticmethod
-    def _rusage() -> float:
+        if self._group is not None:
+            return int((self._group / "cpuacct.usage").read_text()) / 1e9
         children = resource.getrusage(resource.RUSAGE_CHILDREN)
         return time.process_time() + children.ru_utime + children.ru_stime
 
-    def _join(self, parent: Path) -> Path:
-        group = parent / f"solitaire-bench-{os.getpid()}"
-        group.mkdir(exist_ok=True)
-        (group / "cgroup.procs").write_text(str(os.getpid()))
-        self._group = group
-        return group
-
-    def _v1(self) -> bool:
+    def _join_v1(self) -> bool:
         own = _own_path("cpuacct")
         if own is None or not (V1_ROOT / "cpuacct.usage").exists():
             return False
-        usage = self._join(V1_ROOT / own.lstrip("/")) / "cpuacct.usage"
-        self._read = lambda: int(usage.read_text()) / 1e9
-        return True
-
-    def _v2(self) -> bool:
-        own = _own_path("")
-        if own is None or not (V2_ROOT / "cgroup.controllers").exists():
-            return False
-        stat = self._join(V2_ROOT / own.lstrip("/")) / "cpu.stat"
-
-        def read() -> float:
-            for line in stat.read_text().splitlines():
-                key, _, value = line.partition(" ")
-                if key == "usage_usec":
-                    return int(value) / 1e6
-            raise OSError("no usage_usec in cpu.stat")
-
-        read()
-        self._read = read
+        parent = V1_ROOT / own.lstrip("/")
+        _remove_stale(parent)
+        group = parent / f"{PREFIX}{os.getpid()}"
+        group.mkdir(exist_ok=True)
+        (group / "cgroup.procs").write_text(str(os.getpid()))
+        self._group = group
         return True
 
     def close(self) -> None:
@@ -95,14 +73,25 @@ class CpuCounter:
             pass
 
 
+def _remove_stale(parent: Path) -> None:
+    """Remove the empty cgroups of benches that ended without :meth:`CpuCounter.close`."""
+    for group in parent.glob(f"{PREFIX}*"):
+        pid = group.name.removeprefix(PREFIX)
+        if pid.isdigit() and not Path(f"/proc/{pid}").exists():
+            try:
+                group.rmdir()
+            except OSError:
+                pass  # still holds processes
+
+
 def _own_path(controller: str) -> str | None:
-    """This process's cgroup path for ``controller`` ("" for the unified hierarchy)."""
+    """This process's cgroup path in the v1 hierarchy of ``controller``."""
     try:
         lines = Path("/proc/self/cgroup").read_text().splitlines()
     except OSError:
         return None
     for line in lines:
         _, names, path = line.split(":", 2)
-        if (controller == "" and names == "") or controller in names.split(","):
+        if controller in names.split(","):
             return path
     return None
