@@ -23,7 +23,8 @@ import resource
 import time
 from pathlib import Path
 
-V1_ROOT = Path("/sys/fs/cgroup/cpuacct")
+from grader.sandbox.cgroups import cgroup_mounts, own_paths
+
 PREFIX = "solitaire-bench-"
 
 
@@ -32,29 +33,21 @@ class CpuCounter:
 
     def __init__(self) -> None:
         self._group: Path | None = None
-        self.complete = False
         try:
-            self.complete = self._join_v1()
+            self._group = _join_cpuacct()
         except OSError:
             self._group = None
+
+    @property
+    def complete(self) -> bool:
+        """Whether the sandboxes' processes are counted too (a cgroup of the bench's own)."""
+        return self._group is not None
 
     def seconds(self) -> float:
         if self._group is not None:
             return int((self._group / "cpuacct.usage").read_text()) / 1e9
         children = resource.getrusage(resource.RUSAGE_CHILDREN)
         return time.process_time() + children.ru_utime + children.ru_stime
-
-    def _join_v1(self) -> bool:
-        own = _own_path("cpuacct")
-        if own is None or not (V1_ROOT / "cpuacct.usage").exists():
-            return False
-        parent = V1_ROOT / own.lstrip("/")
-        _remove_stale(parent)
-        group = parent / f"{PREFIX}{os.getpid()}"
-        group.mkdir(exist_ok=True)
-        (group / "cgroup.procs").write_text(str(os.getpid()))
-        self._group = group
-        return True
 
     def close(self) -> None:
         """Move this process back to its parent cgroup and remove the bench's (once empty)."""
@@ -73,6 +66,21 @@ class CpuCounter:
             pass
 
 
+def _join_cpuacct() -> Path | None:
+    """Make a cgroup for this process below its own in the v1 ``cpuacct`` hierarchy and move it
+    there; None where there is no such hierarchy."""
+    own = own_paths().get("cpuacct")
+    for point, kind, options in cgroup_mounts():
+        if own is not None and kind == "cgroup" and "cpuacct" in options:
+            parent = Path(point + own.rstrip("/"))
+            _remove_stale(parent)
+            group = parent / f"{PREFIX}{os.getpid()}"
+            group.mkdir(exist_ok=True)
+            (group / "cgroup.procs").write_text(str(os.getpid()))
+            return group
+    return None
+
+
 def _remove_stale(parent: Path) -> None:
     """Remove the empty cgroups of benches that ended without :meth:`CpuCounter.close`."""
     for group in parent.glob(f"{PREFIX}*"):
@@ -82,16 +90,3 @@ def _remove_stale(parent: Path) -> None:
                 group.rmdir()
             except OSError:
                 pass  # still holds processes
-
-
-def _own_path(controller: str) -> str | None:
-    """This process's cgroup path in the v1 hierarchy of ``controller``."""
-    try:
-        lines = Path("/proc/self/cgroup").read_text().splitlines()
-    except OSError:
-        return None
-    for line in lines:
-        _, names, path = line.split(":", 2)
-        if controller in names.split(","):
-            return path
-    return None

@@ -34,9 +34,9 @@ PREFIX = "solitaire-"
 _counter = itertools.count(1)
 
 
-def _mounts() -> list[tuple[str, str, set[str]]]:
+def cgroup_mounts() -> list[tuple[str, str, set[str]]]:
     """(mount point, fs type, super options) of every cgroup mount of this process."""
-    found = []
+    found: list[tuple[str, str, set[str]]] = []
     try:
         lines = Path("/proc/self/mountinfo").read_text().splitlines()
     except OSError:
@@ -49,7 +49,7 @@ def _mounts() -> list[tuple[str, str, set[str]]]:
     return found
 
 
-def _own_paths() -> dict[str, str]:
+def own_paths() -> dict[str, str]:
     """This process's cgroup path per controller ("" key: the unified hierarchy)."""
     paths: dict[str, str] = {}
     try:
@@ -84,8 +84,8 @@ def _v2(mounts: list[tuple[str, str, set[str]]] | None = None, own: str | None =
     """The unified hierarchy, if it offers the memory controller to a child of this process's
     cgroup (enabling it in ``cgroup.subtree_control`` fails where this cgroup holds processes
     and is not the root: the "no internal processes" rule)."""
-    own = _own_paths().get("") if own is None else own
-    for point, kind, _options in _mounts() if mounts is None else mounts:
+    own = own_paths().get("") if own is None else own
+    for point, kind, _options in cgroup_mounts() if mounts is None else mounts:
         if kind != "cgroup2" or own is None:
             continue
         parent = Path(point + own.rstrip("/")) if own != "/" else Path(point)
@@ -105,10 +105,10 @@ def _v2(mounts: list[tuple[str, str, set[str]]] | None = None, own: str | None =
 
 
 def _v1() -> Hierarchy | None:
-    own = _own_paths()
+    own = own_paths()
     parents = []
     for controller in ("memory", "pids"):
-        for point, kind, options in _mounts():
+        for point, kind, options in cgroup_mounts():
             if kind == "cgroup" and controller in options and controller in own:
                 parent = Path(point + own[controller].rstrip("/"))
                 if os.access(parent, os.W_OK):
