@@ -58,6 +58,15 @@ def pin_here() -> tuple[int, Pinned] | None:
     return cpu, Pinned(mask)
 
 
+def only_cpu() -> int | None:
+    """The CPU the calling thread is bound to, when its mask holds exactly one; else None."""
+    try:
+        mask = os.sched_getaffinity(0)
+    except (AttributeError, OSError):
+        return None
+    return next(iter(mask)) if len(mask) == 1 else None
+
+
 class Pinned:
     """What :func:`pin_here` changed for the calling thread: its CPU mask before."""
 

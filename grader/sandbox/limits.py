@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import threading
 import time
 from dataclasses import dataclass
 
@@ -88,6 +89,7 @@ class Budget:
         self.total = seconds
         self.used = 0.0
         self.restarts = 0
+        self._lock = threading.Lock()  # two threads charge it when a trace is replayed ahead
 
     def remaining(self) -> float:
         return max(0.0, self.total - self.used)
@@ -96,5 +98,8 @@ class Budget:
         return self.remaining() <= 0.0
 
     def charge(self, started: float) -> None:
-        """Count the time since ``started`` (a :func:`time.monotonic` reading)."""
-        self.used += max(0.0, time.monotonic() - started)
+        """Count the time since ``started`` (a :func:`time.monotonic` reading). Time used by two
+        workers at once (a trace replayed ahead, grader/suite/twin.py) is counted for each."""
+        spent = max(0.0, time.monotonic() - started)
+        with self._lock:
+            self.used += spent

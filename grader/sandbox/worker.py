@@ -401,6 +401,14 @@ class SandboxWorker(Worker):
             return None
         pinned = affinity.pin_here()
         if pinned is None:
+            # a thread that runs on one CPU already (a replay ahead, grader.suite.twin): the child
+            # joins it there, and nothing is to be given back
+            only = affinity.only_cpu()
+            if only is not None:
+                try:
+                    process.pin_child(only)
+                except OSError:
+                    pass
             return None
         cpu, before = pinned
         try:

@@ -23,6 +23,11 @@ the next one readied while the other sandbox replays (:class:`ZygoteWorkers`, se
 worker is launched in the background while a trace is replayed
 (:class:`WarmWorkers`), so the fresh start costs little wall time. A rule method that hung
 is not asked again in any later trace (the replay's ``dead`` set is shared).
+
+With two sandboxes and two CPUs the traces are also replayed two at a time: a background
+thread replays the next trace on the second sandbox while a test replays its own on the
+first, and that trace's test takes those checks when they are what the replay in turn would
+have given (:mod:`.twin`; ``SOLITAIRE_SUITE_AHEAD=0`` turns it off).
 """
 
 from __future__ import annotations
@@ -40,6 +45,7 @@ from solitaire.protocol import LocalWorker, Worker, WorkerError
 from solitaire.replay import Check, Summary, WorkerSource, planned, replay
 from solitaire.traces import load_dir
 
+from .twin import Twin, ahead_wanted
 from .warm import (  # noqa: F401 - re-exported: the tests and benches name them here
     PROFILE_ENV,
     SANDBOXES_ENV,
@@ -74,15 +80,19 @@ class Collector:
         self.summary = Summary()
         self.traces: dict[str, dict[str, Any]] = {}
         self.dead: set[str] = set()  # rule methods that hung: not asked again
+        self.twin: Twin | None = None  # the replays ahead on a second sandbox, if any
 
     def run(self, trace: dict[str, Any], worker: WorkerSource) -> list[Check]:
-        """Replay ``trace``; checks it could not make (a test timeout) count as failed."""
+        """Replay ``trace`` (or take its replay ahead, :mod:`.twin`); checks it could not make (a
+        test timeout) count as failed."""
         mark("trace begins")
         made: Counter[str] = Counter()
         failed: list[Check] = []
         finished = False
         try:
-            for check in replay(trace, worker, dead=self.dead):
+            ahead = self.twin.take(trace) if self.twin is not None else None
+            checks = ahead if ahead is not None else replay(trace, worker, dead=self.dead)
+            for check in checks:
                 made[check.category] += 1
                 self.summary.add(check)
                 if not check.ok:
@@ -92,6 +102,8 @@ class Collector:
             status = "passed" if finished and not failed else "failed"
             if not finished:  # interrupted (pytest-timeout, say) before the end
                 status = "timeout"
+                if self.twin is not None:
+                    self.twin.stop()
                 message = "the grader ran out of time on this trace (is some rule very slow?)"
                 for category, count in planned(trace).items():
                     for _ in range(max(0, count - made[category])):
@@ -168,6 +180,8 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     warm = getattr(config, "_solitaire_warm", None)
     if warm is not None:
         warm.remaining = len(traces)
+        if isinstance(warm, ZygoteWorkers) and len(warm.workers) == 2 and len(traces) > 1 and ahead_wanted():
+            _collector(config).twin = Twin(warm, traces, _collector(config).dead)
 
 
 class _Broken(Worker):
@@ -208,6 +222,9 @@ def solitaire_worker(request: pytest.FixtureRequest) -> Any:
         # What student code prints (worker.output) may echo hidden requests: dropped.
         yield warm
     finally:
+        twin = _collector(config).twin
+        if twin is not None:
+            twin.close()
         warm.close()
 
 

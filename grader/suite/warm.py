@@ -152,6 +152,10 @@ class ZygoteWorkers:
     The sandboxes are launched in the background while pytest collects the traces; each
     first child serves a first trace, every later call asks that zygote for a new child
     (:meth:`~grader.sandbox.SandboxWorker.fresh`: a full restart if the zygote fails).
+
+    When the second sandbox is :attr:`reserved` (the replays ahead of :mod:`.twin`), calls give
+    children of the first only, and :meth:`second` gives those of the second, to the thread
+    that replays ahead.
     """
 
     def __init__(self, factory: Any, sandboxes: int = 1) -> None:
@@ -161,18 +165,42 @@ class ZygoteWorkers:
         self._launched = [_launch_in_background(worker, self.finished) for worker in self.workers]
         self._used = [False] * sandboxes
         self._turn = 0
-        self._last: _TraceWorker | None = None  # the worker handed out last (its thread may be pinned)
+        # the worker handed out last to the tests' thread, and to the replays ahead (each thread
+        # gives its own CPU mask back)
+        self._last: _TraceWorker | None = None
+        self._last_second: _TraceWorker | None = None
         self.remaining = 1  # traces still to replay (set once collected): children are asked ahead
+        self.reserved = False  # the second sandbox serves only the replays ahead (grader.suite.twin)
+        self._count = threading.Lock()
 
     def __call__(self) -> Worker:
-        """A worker whose current child has served no trace yet (the sandboxes in turn)."""
+        """A worker whose current child has served no trace yet (the sandboxes in turn, or only
+        the first while the second is :attr:`reserved`)."""
         mark("child asked")
         if self._last is not None:  # (closed by its replay, normally): a pinned thread launches nothing
             self._last.release()
-        index, self._turn = self._turn, (self._turn + 1) % len(self.workers)
+        if self.reserved:
+            index = 0
+        else:
+            index, self._turn = self._turn, (self._turn + 1) % len(self.workers)
+        self._last = self._child(index)
+        return self._last
+
+    def second(self) -> Worker:
+        """As :meth:`__call__`, from the second sandbox, for the replays ahead (:attr:`reserved`)."""
+        if self._last_second is not None:
+            self._last_second.release()
+        self._last_second = self._child(1)
+        return self._last_second
+
+    def _child(self, index: int) -> _TraceWorker:
         worker = self.workers[index]
         self._launched[index].wait()
-        self.remaining -= 1
+        with self._count:
+            self.remaining -= 1
+            # this sandbox serves again after the others have served one trace each, or, reserved,
+            # each its own traces, which may be any of those left
+            ahead = self.remaining > 0 if self.reserved else self.remaining >= len(self.workers)
         if self._used[index]:
             try:
                 worker.fresh()
@@ -180,9 +208,7 @@ class ZygoteWorkers:
                 pass  # a load failure, a spent budget: raised again at the first request
         mark("child ready")
         self._used[index] = True
-        # this sandbox serves again after the others have served one trace each
-        self._last = _TraceWorker(worker, ahead=self.remaining >= len(self.workers), mask=worker.colocate())
-        return self._last
+        return _TraceWorker(worker, ahead=ahead, mask=worker.colocate())
 
     def close(self) -> None:
         """Kill every sandbox now; wait for their processes to end and remove their cgroups and

@@ -1,0 +1,197 @@
+"""Two traces at once: the next trace replayed ahead on the second sandbox, kept only if it
+is what the sequential run would have given.
+
+A replay is a ping-pong between the grading thread and the sandbox's child, so one grade
+keeps one CPU busy at a time. With two zygote sandboxes (:class:`~.warm.ZygoteWorkers`) and
+two CPUs, :class:`Twin` runs a background thread that replays, on the second sandbox, the
+next trace no test has started yet, while the test in progress replays its own on the first.
+The test of a trace replayed ahead takes its checks instead of replaying it again.
+
+**The same grade as one trace after the other.** A trace's replay depends on the trace, on
+a fresh child that has seen nothing (either sandbox gives one: the two are alike, see
+:class:`~.warm.ZygoteWorkers`) and on the set of rule methods that hung in earlier traces
+(``dead``, which only grows). The replay ahead starts from a copy of ``dead`` as it then is;
+its checks are taken only if that copy equals ``dead`` when the trace's test runs, that is
+after every earlier trace (each earlier trace's own methods that hung are added by its test,
+in order). Otherwise (a method hung meanwhile), or if the replay ahead did not end normally
+or took longer than :data:`SLOW_S` (near the suite's per-trace timeout, which it would
+otherwise escape), the test replays the trace itself as before. After any of these the
+background thread stops, so a submission that hangs or crawls is graded one trace after the
+other. Timing decides which replay is used, never what a trace scores.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from solitaire.replay import Check, replay
+
+from .warm import ZygoteWorkers, mark
+
+#: "0" turns the replays ahead off (two sandboxes then take the traces in turn, as before)
+AHEAD_ENV = "SOLITAIRE_SUITE_AHEAD"
+
+
+def ahead_wanted() -> bool:
+    """Whether the suite replays traces ahead when it can: ``SOLITAIRE_SUITE_AHEAD`` is not "0"."""
+    return os.environ.get(AHEAD_ENV, "1").strip() != "0"
+
+
+#: a replay ahead that took longer (seconds) is not used: under the suite's per-trace
+#: timeout (60 s) a trace replayed alone might have been stopped
+SLOW_S = 20.0
+
+
+@dataclass
+class _Ahead:
+    """One trace replayed ahead: the ``dead`` it started from and what it gave."""
+
+    start_dead: frozenset[str]
+    dead: set[str] = field(default_factory=set)
+    checks: list[Check] = field(default_factory=list)
+    usable: bool = False  # ended normally, in time
+    done: bool = False
+
+
+class Twin:
+    """The background replays of one suite run (see the module docstring).
+
+    ``order``: the traces' names in the order their tests run; ``dead``: the suite's set of
+    methods that hung (the :class:`~.plugin.Collector`'s), which only the tests' thread changes.
+    """
+
+    def __init__(self, workers: ZygoteWorkers, traces: list[dict[str, Any]], dead: set[str]) -> None:
+        self.workers = workers
+        self.traces = traces
+        self.index = {trace["name"]: i for i, trace in enumerate(traces)}
+        self.dead = dead
+        self.lock = threading.Condition()
+        self.claimed: dict[int, str] = {}  # trace index -> "test" or "ahead"
+        self.results: dict[int, _Ahead] = {}
+        self.current = -1  # the index of the trace whose test runs now
+        self.stopped = False
+        self.taken = 0  # traces whose replay ahead was used
+        self.voided = 0  # traces replayed ahead but replayed again by their test
+        self.thread: threading.Thread | None = None
+        self._mask: set[int] | None = None
+
+    # -- the tests' side ------------------------------------------------------------------
+    def take(self, trace: dict[str, Any]) -> list[Check] | None:
+        """The checks of ``trace`` replayed ahead, if they stand for the sequential replay (then
+        ``dead`` gets what that replay added); None if the test must replay it itself."""
+        index = self.index.get(trace.get("name"), -1)
+        with self.lock:
+            if self.thread is None and not self.stopped:
+                self._start()
+            if self.claimed.get(index) != "ahead":
+                self.claimed[index] = "test"
+                self.current = max(self.current, index)
+                self.lock.notify_all()
+                return None
+            self.current = max(self.current, index)
+            while not self.results[index].done:
+                self.lock.wait()
+            ahead = self.results[index]
+        if ahead.usable and ahead.start_dead == frozenset(self.dead):
+            self.dead.update(ahead.dead)
+            self.taken += 1
+            mark("trace taken from ahead")
+            return ahead.checks
+        self.voided += 1
+        mark("trace ahead not used")
+        self.stop()
+        return None
+
+    def stop(self) -> None:
+        """No more replays ahead (the one running, if any, ends on its own)."""
+        with self.lock:
+            self.stopped = True
+            self.lock.notify_all()
+
+    def close(self) -> None:
+        """Stop and give this thread its CPU mask back."""
+        self.stop()
+        if self._mask is not None:
+            try:
+                os.sched_setaffinity(0, self._mask)
+            except OSError:
+                pass
+            self._mask = None
+
+    # -- the background side ---------------------------------------------------------------
+    def _start(self) -> None:
+        """Pin the tests' thread to the CPU it runs on and start the background thread on
+        another (two replays on one CPU would gain nothing); with one CPU, do nothing."""
+        from grader.sandbox import affinity
+
+        try:
+            allowed = os.sched_getaffinity(0)
+        except (AttributeError, OSError):
+            allowed = set()
+        here = affinity.current_cpu()
+        others = sorted(allowed - {here}) if here is not None and here in allowed else []
+        if here is None or not others:
+            self.stopped = True
+            return
+        try:
+            os.sched_setaffinity(0, {here})
+        except OSError:
+            self.stopped = True
+            return
+        self._mask = allowed
+        self.workers.reserved = True
+        self.thread = threading.Thread(target=self._run, args=(others[0],), name="replay-ahead", daemon=True)
+        self.thread.start()
+
+    def _next(self) -> int | None:
+        """Claim the trace after the one under test, once the test replays its own and no replay
+        ahead is waiting to be taken (lock held): so the two threads take the traces in turn,
+        and the test after a trace taken from here replays its own meanwhile."""
+        while not self.stopped:
+            following = self.current + 1
+            if following >= len(self.traces):
+                return None
+            waiting = any(index > self.current and who == "ahead" for index, who in self.claimed.items())
+            if self.claimed.get(self.current) == "test" and not waiting and following not in self.claimed:
+                self.claimed[following] = "ahead"
+                # (the tests' thread may be adding to dead now: frozenset() copies a set
+                # without releasing the GIL, so the copy is one of its states)
+                self.results[following] = _Ahead(frozenset(self.dead))
+                return following
+            self.lock.wait()
+        return None
+
+    def _run(self, cpu: int) -> None:
+        try:
+            os.sched_setaffinity(0, {cpu})
+        except OSError:
+            pass
+        while True:
+            with self.lock:
+                index = self._next()
+            if index is None:
+                break
+            ahead = self.results[index]
+            self._replay(self.traces[index], ahead)
+            with self.lock:
+                ahead.done = True
+                if not ahead.usable or ahead.dead != ahead.start_dead:
+                    self.stopped = True
+                self.lock.notify_all()
+        # a sandbox restarted by this thread dies with it (PR_SET_PDEATHSIG follows the thread)
+        self.workers.finished.wait()
+
+    def _replay(self, trace: dict[str, Any], ahead: _Ahead) -> None:
+        ahead.dead = set(ahead.start_dead)
+        started = time.monotonic()
+        try:
+            for check in replay(trace, self.workers.second, dead=ahead.dead):
+                ahead.checks.append(check)
+        except BaseException:  # noqa: BLE001 - not used; the test replays the trace itself
+            return
+        ahead.usable = (time.monotonic() - started < SLOW_S
+                        and self.workers.factory.load_failure is None)

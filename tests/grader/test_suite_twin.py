@@ -1,0 +1,148 @@
+"""Replays ahead on the second sandbox (grader/suite/twin.py): the same checks as one trace after
+the other, whichever replay is used."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import threading
+import time
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from grader.grade import graded_traces, run_suite, sandbox_available
+from grader.suite import twin as twin_module
+from grader.suite.twin import Twin
+from solitaire import catalog
+from solitaire.protocol import LocalWorker, Worker, WorkerError
+from solitaire.replay import Check, replay
+
+REFERENCE = Path(__file__).resolve().parents[2] / "reference"
+TWO_CPUS = hasattr(os, "sched_getaffinity") and len(os.sched_getaffinity(0)) >= 2
+
+
+class _Slow(Worker):
+    """A trusted worker whose ``is_won`` answers "timeout" in the traces dealt ``hanging``, as a
+    sandbox's does when the method hangs (the replay then marks it dead)."""
+
+    def __init__(self, name: str, hanging: set[tuple[str, ...]], delay: float = 0.0) -> None:
+        self.inner = LocalWorker(type(catalog.load(name))())
+        self.hanging = hanging
+        self.delay = delay
+        self.hangs = False
+
+    def request(self, message: dict[str, Any]) -> dict[str, Any]:
+        if message.get("op") != "batch":
+            return self._one(message, [])
+        answered: list[dict[str, Any]] = []
+        for inner in message["requests"]:
+            answered.append(self._one(inner, answered))
+        return {"ok": True, "replies": answered}
+
+    def _one(self, message: dict[str, Any], answered: list[dict[str, Any]]) -> dict[str, Any]:
+        if message.get("op") == "start":
+            self.hangs = tuple(message.get("cards", ())) in self.hanging
+        if self.hangs and message.get("op") == "won":
+            time.sleep(self.delay)
+            raise WorkerError("timeout", "no answer in time", answered=answered)
+        return self.inner.request(message)
+
+
+def _workers(source: Any) -> Any:
+    """What :class:`Twin` uses of a :class:`~grader.suite.warm.ZygoteWorkers`."""
+    return SimpleNamespace(second=source, finished=threading.Event(), reserved=False,
+                           factory=SimpleNamespace(load_failure=None))
+
+
+def _run(traces: list[dict[str, Any]], source: Any, with_twin: bool) -> tuple[list[Check], set[str], Any]:
+    """The checks of every trace in order as the suite's tests make them, the dead set at the
+    end, and the :class:`Twin` (None without)."""
+    dead: set[str] = set()
+    workers = _workers(source)
+    twin = Twin(workers, traces, dead) if with_twin else None
+    checks: list[Check] = []
+    try:
+        for trace in traces:
+            ahead = twin.take(trace) if twin is not None else None
+            checks.extend(ahead if ahead is not None else replay(trace, source, dead=dead))
+    finally:
+        if twin is not None:
+            twin.close()
+        workers.finished.set()
+    return checks, dead, twin
+
+
+@pytest.mark.skipif(not TWO_CPUS, reason="replays ahead need two CPUs")
+def test_checks_taken_from_ahead_are_those_of_the_replay_in_turn():
+    traces = graded_traces("scorpion")
+    mask = os.sched_getaffinity(0)
+    source = lambda: LocalWorker(type(catalog.load("scorpion"))())  # noqa: E731
+    alone, dead_alone, _ = _run(traces, source, with_twin=False)
+    together, dead_together, twin = _run(traces, source, with_twin=True)
+    assert together == alone and dead_together == dead_alone == set()
+    # the traces are shared, not all replayed by the tests' thread
+    assert twin.voided == 0 and twin.taken >= len(traces) // 4
+    assert os.sched_getaffinity(0) == mask  # the tests' thread has its CPUs back
+
+
+@pytest.mark.skipif(not TWO_CPUS, reason="replays ahead need two CPUs")
+def test_a_method_that_hangs_meanwhile_voids_the_replay_ahead():
+    """``is_won`` hangs in the first trace (its time-out takes a moment): from the second trace on
+    it is dead (not asked, failed). The second trace, replayed ahead meanwhile, still asked it:
+    that replay must not be used, and the checks must be those of the traces in turn."""
+    dealt = [trace for trace in graded_traces("indian") if "cards" in trace["start"]]
+    traces = dealt[:5]
+    hanging = {tuple(traces[0]["start"]["cards"])}
+    source = lambda: _Slow("indian", hanging, delay=0.3)  # noqa: E731
+    alone, dead_alone, _ = _run(traces, source, with_twin=False)
+    together, dead_together, twin = _run(traces, source, with_twin=True)
+    assert dead_alone == {"is_won"}
+    assert together == alone and dead_together == dead_alone
+    assert twin.voided == 1 and twin.taken == 0  # voided, then one trace after the other
+    dead_checks = [c for c in alone if c.category == "is_won" and not c.ok and c.trace == traces[1]["name"]]
+    assert dead_checks  # the second trace's is_won checks fail as dead ones: the case was reached
+
+
+def test_nothing_runs_ahead_on_one_cpu(monkeypatch):
+    traces = graded_traces("bismarck")[:3]
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0})
+    source = lambda: LocalWorker(type(catalog.load("bismarck"))())  # noqa: E731
+    alone, _, _ = _run(traces, source, with_twin=False)
+    together, _, twin = _run(traces, source, with_twin=True)
+    assert twin.taken == 0 and twin.thread is None and together == alone
+
+
+def test_the_switch_reads_the_environment(monkeypatch):
+    monkeypatch.setenv(twin_module.AHEAD_ENV, "0")
+    assert not twin_module.ahead_wanted()
+    monkeypatch.setenv(twin_module.AHEAD_ENV, "1")
+    assert twin_module.ahead_wanted()
+    monkeypatch.delenv(twin_module.AHEAD_ENV)
+    assert twin_module.ahead_wanted()
+
+
+@pytest.mark.skipif(not (sandbox_available() and TWO_CPUS and shutil.which("bwrap")),
+                    reason="two zygote sandboxes need bwrap and two CPUs")
+def test_a_sandboxed_grade_is_the_same_with_and_without_replays_ahead(tmp_path, monkeypatch):
+    """Through the real suite: a submission whose ``is_won`` never returns (dead after its first
+    time-out) gets the same counts, first failures and dead methods either way."""
+    source = (REFERENCE / "indian.py").read_text(encoding="utf-8")
+    hang = "    def is_won(self, state):\n        while True:\n            pass\n\n    def _was_is_won("
+    source = source.replace("    def is_won(", hang, 1)
+    submission = tmp_path / "sub"
+    submission.mkdir()
+    (submission / "indian.py").write_text(source, encoding="utf-8")
+    monkeypatch.setenv("SOLITAIRE_SANDBOX_CALL_S", "0.5")
+    found = {}
+    for ahead in ("0", "1"):
+        monkeypatch.setenv(twin_module.AHEAD_ENV, ahead)
+        work = tmp_path / f"work{ahead}"
+        work.mkdir()
+        counts, output = run_suite(submission / "indian.py", "indian", "sandbox", work, 600.0, 60.0)
+        assert counts is not None, output
+        found[ahead] = {key: counts[key] for key in ("cells", "first_failures", "traces", "dead")}
+    assert found["1"]["dead"] == ["is_won"]
+    assert found["1"] == found["0"]
