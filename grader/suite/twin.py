@@ -188,20 +188,27 @@ class Twin:
 
     def _run(self, cpu: int) -> None:
         try:
-            os.sched_setaffinity(0, {cpu})
-        except OSError:
-            pass
-        while True:
+            try:
+                os.sched_setaffinity(0, {cpu})
+            except OSError:
+                pass
+            while True:
+                with self.lock:
+                    index = self._next()
+                if index is None:
+                    break
+                ahead = self.results[index]
+                self._replay(self.traces[index], ahead)
+                with self.lock:
+                    ahead.done = True
+                    if not ahead.usable or ahead.dead != ahead.start_dead:
+                        self.stopped = True
+                    self.lock.notify_all()
+        finally:  # whatever ends this thread, no test waits for it (an unfinished replay stays unusable)
             with self.lock:
-                index = self._next()
-            if index is None:
-                break
-            ahead = self.results[index]
-            self._replay(self.traces[index], ahead)
-            with self.lock:
-                ahead.done = True
-                if not ahead.usable or ahead.dead != ahead.start_dead:
-                    self.stopped = True
+                self.stopped = True
+                for ahead in self.results.values():
+                    ahead.done = True
                 self.lock.notify_all()
         # a sandbox restarted by this thread dies with it (PR_SET_PDEATHSIG follows the thread)
         self.workers.finished.wait()

@@ -106,6 +106,23 @@ def test_a_method_that_hangs_meanwhile_voids_the_replay_ahead():
     assert dead_checks  # the second trace's is_won checks fail as dead ones: the case was reached
 
 
+@pytest.mark.skipif(not TWO_CPUS, reason="replays ahead need two CPUs")
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnhandledThreadExceptionWarning")
+def test_a_replay_ahead_that_breaks_leaves_no_test_waiting(monkeypatch):
+    """The background thread dies in the middle of a replay (a bug of the grader's own): the test
+    of that trace replays it itself, at once, and the rest follow in turn."""
+    def broken(self, trace, ahead):
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(Twin, "_replay", broken)
+    traces = graded_traces("bismarck")[:4]
+    source = lambda: LocalWorker(type(catalog.load("bismarck"))())  # noqa: E731
+    alone, _, _ = _run(traces, source, with_twin=False)
+    together, _, twin = _run(traces, source, with_twin=True)
+    assert together == alone and twin.taken == 0 and twin.stopped
+    twin.thread.join(timeout=5)
+
+
 def test_nothing_runs_ahead_on_one_cpu(monkeypatch):
     traces = graded_traces("bismarck")[:3]
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0})
