@@ -58,7 +58,13 @@ if str(ROOT) not in sys.path:
 
 from cpu_group import CpuCounter  # noqa: E402 - bench/ is the script's directory
 
-from grader.course.worker import GradeOutcome, GradeTask, grade_one  # noqa: E402
+from grader.course.worker import (  # noqa: E402
+    GradeOutcome,
+    GradeTask,
+    grade_one,
+    sandboxes_per_submission,
+    start_pool_process,
+)
 from grader.grade import grade_submission  # noqa: E402
 from grader.traces.build import HIDDEN_ROOT  # noqa: E402
 
@@ -100,7 +106,8 @@ def grade_all(tasks: list[GradeTask], jobs: int, worker: str = "sandbox") -> tup
     ``worker``: ``sandbox`` (:func:`grade_one`, the real grader) or ``local`` (:func:`grade_local`)."""
     context = multiprocessing.get_context("spawn")
     started = time.perf_counter()
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=start_pool_process,
+                             initargs=(os.getpid(), sandboxes_per_submission(jobs))) as pool:
         outcomes = list(pool.map(grade_one if worker == "sandbox" else grade_local, tasks))
     return time.perf_counter() - started, outcomes
 

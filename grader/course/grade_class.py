@@ -58,7 +58,7 @@ from rich.console import Console
 
 from solitaire.errors import UserError
 
-from ..lifeline import Stopped, die_with_parent, grading_run, kill_pool_workers
+from ..lifeline import Stopped, grading_run, kill_pool_workers
 from . import faults, feedback_files, publication, storage
 from .assign import load_assignments, roster_by_id
 from .collect import Collected, read_collected
@@ -74,7 +74,7 @@ from .results import Key, Result, ResultStore
 from .roster import Student
 from .scores import category_fractions, earned_points
 from .task_order import longest_first
-from .worker import GradeOutcome, GradeTask, grade_one
+from .worker import GradeOutcome, GradeTask, grade_one, sandboxes_per_submission, start_pool_process
 
 BACKENDS = ("local", "celery")
 
@@ -334,8 +334,9 @@ class ClassGrader:
         context = multiprocessing.get_context("spawn")
         workers = max(1, min(jobs, len(tasks)))
         progress.phase(STARTING.format(jobs=workers))
-        with ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=die_with_parent,
-                                 initargs=(os.getpid(),)) as pool, stop_on_error(pool):
+        with ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=start_pool_process,
+                                 initargs=(os.getpid(), sandboxes_per_submission(workers))) as pool, \
+                stop_on_error(pool):
             futures: dict[Future[GradeOutcome], GradeTask] = {pool.submit(grade_one, t): t
                                                               for t in longest_first(tasks)}
             gradebook = opened(gradebook)  # while the first submissions are graded

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..lifeline import die_with_parent
 from .graders import get as get_grader
 from .results import Key
 
@@ -46,13 +47,31 @@ class GradeOutcome:
     seconds: float
 
 
+SANDBOXES_ENV = "SOLITAIRE_SUITE_SANDBOXES"  # (grader.suite.warm.SANDBOXES_ENV: not imported here)
+
+
+def sandboxes_per_submission(jobs: int) -> int:
+    """How many zygote sandboxes each submission of a pool of ``jobs`` processes gets: one when
+    the pool keeps every CPU busy with other submissions (a second, and the traces it replays
+    ahead, would only add CPU there), else two (a free CPU replays the next trace meanwhile)."""
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cpus = os.cpu_count() or 1
+    return 1 if jobs >= cpus else 2
+
+
+def start_pool_process(parent: int, sandboxes: int) -> None:
+    """The initializer of a grading pool's process: it dies with ``parent``, and its submissions
+    get ``sandboxes`` zygote sandboxes each (unless ``SOLITAIRE_SUITE_SANDBOXES`` says otherwise)."""
+    die_with_parent(parent)
+    os.environ.setdefault(SANDBOXES_ENV, str(sandboxes))
+
+
 def grade_one(task: GradeTask) -> GradeOutcome:
     """Grade one submission (runs in a worker process); never raises."""
     started = time.monotonic()
     out = Path(task.out_dir)
-    # The pool keeps every core busy with other submissions: one zygote sandbox per submission
-    # (a second, which hides the wait for each trace's fresh child, would only add CPU here).
-    os.environ.setdefault("SOLITAIRE_SUITE_SANDBOXES", "1")  # grader.suite.plugin.SANDBOXES_ENV
     try:
         if out.exists():
             shutil.rmtree(out)  # a run killed half-way may have left files
