@@ -3,9 +3,10 @@ is what the sequential run would have given.
 
 A replay is a ping-pong between the grading thread and the sandbox's child, so one grade
 keeps one CPU busy at a time. With two zygote sandboxes (:class:`~.warm.ZygoteWorkers`) and
-two CPUs, :class:`Twin` runs a background thread that replays, on the second sandbox, the
-next trace no test has started yet, while the test in progress replays its own on the first.
-The test of a trace replayed ahead takes its checks instead of replaying it again.
+two CPUs, :class:`Twin` runs a background thread that replays, on the second sandbox, a later
+trace no test has started yet (chosen by :meth:`Twin._next`), while the test in progress
+replays its own on the first. The test of a trace replayed ahead takes its checks instead of
+replaying it again.
 
 **The same grade as one trace after the other.** A trace's replay depends on the trace, on
 a fresh child that has seen nothing (either sandbox gives one: the two are alike, see
@@ -13,11 +14,13 @@ a fresh child that has seen nothing (either sandbox gives one: the two are alike
 (``dead``, which only grows). The replay ahead starts from a copy of ``dead`` as it then is;
 its checks are taken only if that copy equals ``dead`` when the trace's test runs, that is
 after every earlier trace (each earlier trace's own methods that hung are added by its test,
-in order). Otherwise (a method hung meanwhile), or if the replay ahead did not end normally
-or took longer than :data:`SLOW_S` (near the suite's per-trace timeout, which it would
-otherwise escape), the test replays the trace itself as before. After any of these the
-background thread stops, so a submission that hangs or crawls is graded one trace after the
-other. Timing decides which replay is used, never what a trace scores.
+in order). Otherwise (a method hung meanwhile), or if the replay ahead did not end normally,
+took longer than :data:`SLOW_S` (near the suite's per-trace timeout, which it would otherwise
+escape) or met a time-out, a crash or a broken answer itself (which depend on timing, and
+restart the sandbox, whose restarts are capped), the test replays the trace itself as before.
+After any of these the background thread stops, so a submission that hangs, crashes or crawls
+is graded one trace after the other. Timing decides which replay is used, never what a trace
+scores.
 """
 
 from __future__ import annotations
@@ -65,8 +68,8 @@ class _Ahead:
 class Twin:
     """The background replays of one suite run (see the module docstring).
 
-    ``order``: the traces' names in the order their tests run; ``dead``: the suite's set of
-    methods that hung (the :class:`~.plugin.Collector`'s), which only the tests' thread changes.
+    ``traces``: the traces in the order their tests run; ``dead``: the suite's set of methods
+    that hung (the :class:`~.plugin.Collector`'s), which only the tests' thread changes.
     """
 
     def __init__(self, workers: ZygoteWorkers, traces: list[dict[str, Any]], dead: set[str]) -> None:
@@ -201,7 +204,7 @@ class Twin:
                 self._replay(self.traces[index], ahead)
                 with self.lock:
                     ahead.done = True
-                    if not ahead.usable or ahead.dead != ahead.start_dead:
+                    if not ahead.usable:
                         self.stopped = True
                     self.lock.notify_all()
         finally:  # whatever ends this thread, no test waits for it (an unfinished replay stays unusable)
@@ -214,8 +217,13 @@ class Twin:
         self.workers.finished.wait()
 
     def _replay(self, trace: dict[str, Any], ahead: _Ahead) -> None:
+        """Replay ``trace`` on the second sandbox into ``ahead``; usable only if it ended
+        normally, within :data:`SLOW_S`, with the rules file loaded, nothing added to ``dead``
+        and the sandbox never restarted (no time-out, crash or broken answer): a replay that met
+        any of these depends on timing or on what came before it, so its test replays it."""
         ahead.dead = set(ahead.start_dead)
         mark("ahead begins")
+        launches = self.workers.launches(1)
         started = time.monotonic()
         try:
             for check in replay(trace, self.workers.second, dead=ahead.dead):
@@ -223,5 +231,7 @@ class Twin:
         except BaseException:  # noqa: BLE001 - not used; the test replays the trace itself
             return
         ahead.usable = (time.monotonic() - started < SLOW_S
-                        and self.workers.factory.load_failure is None)
+                        and self.workers.factory.load_failure is None
+                        and ahead.dead == ahead.start_dead
+                        and self.workers.launches(1) == launches)
         mark("ahead ends")

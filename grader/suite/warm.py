@@ -193,6 +193,12 @@ class ZygoteWorkers:
         self._last_second = self._child(1)
         return self._last_second
 
+    def launches(self, index: int) -> int:
+        """How many times sandbox ``index`` was launched, once its first launch has ended (a
+        restart after a crash or a time-out launches it again)."""
+        self._launched[index].wait()
+        return int(self.workers[index].launches)
+
     def _child(self, index: int) -> _TraceWorker:
         worker = self.workers[index]
         self._launched[index].wait()

@@ -51,17 +51,40 @@ class _Slow(Worker):
         return self.inner.request(message)
 
 
-def _workers(source: Any) -> Any:
+class _Crashing(Worker):
+    """A trusted worker whose process "crashes" at the first ``won`` it is asked (the sandbox is
+    then launched again: ``restarts`` counts it)."""
+
+    def __init__(self, name: str, restarts: list[int], crashes: bool = True) -> None:
+        self.inner = LocalWorker(type(catalog.load(name))())
+        self.restarts = restarts
+        self.crashed = not crashes
+
+    def request(self, message: dict[str, Any]) -> dict[str, Any]:
+        inner = message["requests"] if message.get("op") == "batch" else [message]
+        answered: list[dict[str, Any]] = []
+        for one in inner:
+            if one.get("op") == "won" and not self.crashed:
+                self.crashed = True
+                self.restarts[0] += 1
+                raise WorkerError("crashed", "the worker running your code stopped", answered=answered)
+            answered.append(self.inner.request(one))
+        return {"ok": True, "replies": answered} if message.get("op") == "batch" else answered[0]
+
+
+def _workers(source: Any, second: Any = None, restarts: list[int] | None = None) -> Any:
     """What :class:`Twin` uses of a :class:`~grader.suite.warm.ZygoteWorkers`."""
-    return SimpleNamespace(second=source, finished=threading.Event(), reserved=False,
-                           factory=SimpleNamespace(load_failure=None))
+    launched = restarts if restarts is not None else [0]
+    return SimpleNamespace(second=second or source, finished=threading.Event(), reserved=False,
+                           factory=SimpleNamespace(load_failure=None), launches=lambda index: 1 + launched[0])
 
 
-def _run(traces: list[dict[str, Any]], source: Any, with_twin: bool) -> tuple[list[Check], set[str], Any]:
+def _run(traces: list[dict[str, Any]], source: Any, with_twin: bool, second: Any = None,
+         restarts: list[int] | None = None) -> tuple[list[Check], set[str], Any]:
     """The checks of every trace in order as the suite's tests make them, the dead set at the
-    end, and the :class:`Twin` (None without)."""
+    end, and the :class:`Twin` (None without). ``second``: the replays ahead's worker source."""
     dead: set[str] = set()
-    workers = _workers(source)
+    workers = _workers(source, second, restarts)
     twin = Twin(workers, traces, dead) if with_twin else None
     checks: list[Check] = []
     try:
@@ -107,6 +130,25 @@ def test_a_method_that_hangs_meanwhile_voids_the_replay_ahead():
 
 
 @pytest.mark.skipif(not TWO_CPUS, reason="replays ahead need two CPUs")
+@pytest.mark.skipif(not TWO_CPUS, reason="replays ahead need two CPUs")
+def test_a_replay_ahead_that_restarted_its_sandbox_is_not_used():
+    """The second sandbox's worker crashes once in every trace it replays (a crash depends on
+    timing and counts towards the restart cap): none of those replays is used; every trace's
+    checks are those of the first sandbox's worker, which never crashes."""
+    traces = graded_traces("bismarck")[:6]
+    restarts = [0]
+    source = lambda: LocalWorker(type(catalog.load("bismarck"))())  # noqa: E731
+    made = iter(range(10_000))
+    # the first worker of a trace crashes once, the one replacing it does not: one crash a trace,
+    # so no method goes dead (that takes three), and only the restart tells
+    crashing = lambda: _Crashing("bismarck", restarts, crashes=next(made) % 2 == 0)  # noqa: E731
+    alone, _, _ = _run(traces, source, with_twin=False)
+    together, _, twin = _run(traces, source, with_twin=True, second=crashing, restarts=restarts)
+    assert restarts[0] >= 1  # the second sandbox did crash
+    assert together == alone and twin.taken == 0 and twin.voided >= 1
+    assert not twin.dead
+
+
 @pytest.mark.filterwarnings("ignore::pytest.PytestUnhandledThreadExceptionWarning")
 def test_a_replay_ahead_that_breaks_leaves_no_test_waiting(monkeypatch):
     """The background thread dies in the middle of a replay (a bug of the grader's own): the test
