@@ -61,7 +61,7 @@ from .celery_message import PROTOCOL, GradingFailed, grade_payload, request_dige
 from .celery_message import course_identity as course_identity  # for `course grade`
 from .celery_watch import Dispatch, answers, visibility_timeout
 from .graders import get as get_grader
-from .worker import GradeOutcome, GradeTask
+from .worker import SANDBOXES_ENV, GradeOutcome, GradeTask, sandboxes_per_submission
 
 TASK_NAME = "solitaire.course.grade_one"
 QUEUE = "solitaire-grading"
@@ -141,6 +141,9 @@ def _grade(self: Any, message: dict[str, Any]) -> dict[str, Any]:
     if mine != message["grader_version"]:
         _fail(message, f"the worker's grader is {mine}, `course grade` expects {message['grader_version']}: "
                        "give the workers the same code and restart them")
+    # started as `celery -A ... worker` (its concurrency unknown here): one sandbox, as a pool that
+    # fills the CPUs has
+    os.environ.setdefault(SANDBOXES_ENV, "1")
     try:
         reply = grade_payload(message)
     except GradingFailed as failed:
@@ -257,6 +260,8 @@ def worker_main(broker: str, concurrency: int = 1, loglevel: str = "INFO", name:
     ``visibility``: the broker's visibility timeout (:func:`make_app`).
     """
     app = make_app(broker, visibility)
+    # the prefork processes inherit it: two sandboxes per submission only with a CPU to spare
+    os.environ.setdefault(SANDBOXES_ENV, str(sandboxes_per_submission(concurrency)))
     argv = ["worker", f"--concurrency={concurrency}", "--pool=prefork", f"--loglevel={loglevel}",
             f"--queues={QUEUE}", "--without-gossip", "--without-mingle"]
     if name:

@@ -195,6 +195,9 @@ class Twin:
                 os.sched_setaffinity(0, {cpu})
             except OSError:
                 pass
+            # claim nothing before the second sandbox is up (it starts while pytest is imported,
+            # the first one with it): until then the tests' thread replays every trace itself
+            self.workers.launches(1)
             while True:
                 with self.lock:
                     index = self._next()

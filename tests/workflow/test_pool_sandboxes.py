@@ -28,3 +28,21 @@ def test_the_variable_is_the_suites():
     from grader.suite.warm import SANDBOXES_ENV
 
     assert worker.SANDBOXES_ENV == SANDBOXES_ENV
+
+
+def test_a_celery_worker_gives_its_processes_the_count_for_its_concurrency(monkeypatch):
+    from grader.course import celery_app
+
+    seen = {}
+
+    class App:
+        def worker_main(self, argv):
+            seen["argv"] = argv
+            seen["sandboxes"] = os.environ.get(worker.SANDBOXES_ENV)
+
+    monkeypatch.setattr(celery_app, "make_app", lambda broker, visibility: App())
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1})
+    for concurrency, sandboxes in ((1, "2"), (2, "1")):
+        monkeypatch.delenv(worker.SANDBOXES_ENV, raising=False)
+        celery_app.worker_main("redis://127.0.0.1:1/0", concurrency=concurrency)
+        assert seen["sandboxes"] == sandboxes and f"--concurrency={concurrency}" in seen["argv"]
