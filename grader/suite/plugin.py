@@ -181,7 +181,22 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if warm is not None:
         warm.remaining = len(traces)
         if isinstance(warm, ZygoteWorkers) and len(warm.workers) == 2 and len(traces) > 1 and ahead_wanted():
-            _collector(config).twin = Twin(warm, traces, _collector(config).dead)
+            _collector(config).twin = Twin(warm, traces, _collector(config).dead, _trace_timeout(config))
+
+
+def _trace_timeout(config: pytest.Config) -> float | None:
+    """pytest-timeout's per-test timeout in seconds (its option, else its ini value), or None."""
+    value = config.getoption("timeout", None)
+    if value is None:
+        try:
+            value = config.getini("timeout")
+        except ValueError:  # pytest-timeout not loaded
+            return None
+    try:
+        seconds = float(value)
+    except (TypeError, ValueError):
+        return None
+    return seconds if seconds > 0 else None
 
 
 class _Broken(Worker):

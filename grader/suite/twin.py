@@ -15,12 +15,12 @@ a fresh child that has seen nothing (either sandbox gives one: the two are alike
 its checks are taken only if that copy equals ``dead`` when the trace's test runs, that is
 after every earlier trace (each earlier trace's own methods that hung are added by its test,
 in order). Otherwise (a method hung meanwhile), or if the replay ahead did not end normally,
-took longer than :data:`SLOW_S` (near the suite's per-trace timeout, which it would otherwise
-escape) or met a time-out, a crash or a broken answer itself (which depend on timing, and
-restart the sandbox, whose restarts are capped), the test replays the trace itself as before.
-After any of these the background thread stops, so a submission that hangs, crashes or crawls
-is graded one trace after the other. Timing decides which replay is used, never what a trace
-scores.
+took longer than a third of the suite's per-trace timeout (:data:`SLOW_SHARE`: replayed by
+its test, it might have been stopped) or met a time-out, a crash or a broken answer itself
+(which depend on timing, and restart the sandbox, whose restarts are capped), the test
+replays the trace itself as before. After any of these the background thread stops, so a
+submission that hangs, crashes or crawls is graded one trace after the other. Timing
+decides which replay is used, never what a trace scores.
 """
 
 from __future__ import annotations
@@ -44,9 +44,10 @@ def ahead_wanted() -> bool:
     return os.environ.get(AHEAD_ENV, "1").strip() != "0"
 
 
-#: a replay ahead that took longer (seconds) is not used: under the suite's per-trace
-#: timeout (60 s) a trace replayed alone might have been stopped
-SLOW_S = 20.0
+#: a replay ahead is not used if it took longer than this share of the suite's per-trace
+#: timeout (pytest-timeout's, 60 s by default): replayed by its test, it might have been stopped
+SLOW_SHARE = 1 / 3
+SLOW_S = 20.0  # without a per-trace timeout
 
 
 def cost(trace: dict[str, Any]) -> int:
@@ -72,8 +73,10 @@ class Twin:
     that hung (the :class:`~.plugin.Collector`'s), which only the tests' thread changes.
     """
 
-    def __init__(self, workers: ZygoteWorkers, traces: list[dict[str, Any]], dead: set[str]) -> None:
+    def __init__(self, workers: ZygoteWorkers, traces: list[dict[str, Any]], dead: set[str],
+                 trace_timeout: float | None = None) -> None:
         self.workers = workers
+        self.slow_s = trace_timeout * SLOW_SHARE if trace_timeout else SLOW_S
         self.traces = traces
         self.index = {trace["name"]: i for i, trace in enumerate(traces)}
         self.costs = [cost(trace) for trace in traces]
@@ -221,9 +224,10 @@ class Twin:
 
     def _replay(self, trace: dict[str, Any], ahead: _Ahead) -> None:
         """Replay ``trace`` on the second sandbox into ``ahead``; usable only if it ended
-        normally, within :data:`SLOW_S`, with the rules file loaded, nothing added to ``dead``
-        and the sandbox never restarted (no time-out, crash or broken answer): a replay that met
-        any of these depends on timing or on what came before it, so its test replays it."""
+        normally, within ``slow_s`` (a third of the per-trace timeout), with the rules file
+        loaded, nothing added to ``dead`` and the sandbox never restarted (no time-out, crash or
+        broken answer): a replay that met any of these depends on timing or on what came before
+        it, so its test replays it."""
         ahead.dead = set(ahead.start_dead)
         mark("ahead begins")
         launches = self.workers.launches(1)
@@ -233,7 +237,7 @@ class Twin:
                 ahead.checks.append(check)
         except BaseException:  # noqa: BLE001 - not used; the test replays the trace itself
             return
-        ahead.usable = (time.monotonic() - started < SLOW_S
+        ahead.usable = (time.monotonic() - started < self.slow_s
                         and self.workers.factory.load_failure is None
                         and ahead.dead == ahead.start_dead
                         and self.workers.launches(1) == launches)

@@ -80,12 +80,13 @@ def _workers(source: Any, second: Any = None, restarts: list[int] | None = None)
 
 
 def _run(traces: list[dict[str, Any]], source: Any, with_twin: bool, second: Any = None,
-         restarts: list[int] | None = None) -> tuple[list[Check], set[str], Any]:
+         restarts: list[int] | None = None,
+         trace_timeout: float | None = None) -> tuple[list[Check], set[str], Any]:
     """The checks of every trace in order as the suite's tests make them, the dead set at the
     end, and the :class:`Twin` (None without). ``second``: the replays ahead's worker source."""
     dead: set[str] = set()
     workers = _workers(source, second, restarts)
-    twin = Twin(workers, traces, dead) if with_twin else None
+    twin = Twin(workers, traces, dead, trace_timeout) if with_twin else None
     checks: list[Check] = []
     try:
         for trace in traces:
@@ -149,6 +150,18 @@ def test_a_replay_ahead_that_restarted_its_sandbox_is_not_used():
     assert not twin.dead
 
 
+@pytest.mark.skipif(not TWO_CPUS, reason="replays ahead need two CPUs")
+def test_a_replay_ahead_slower_than_a_third_of_the_trace_timeout_is_not_used():
+    """Replayed by its test, a trace that slow might have been stopped by the per-trace timeout."""
+    traces = graded_traces("bismarck")[:4]
+    source = lambda: LocalWorker(type(catalog.load("bismarck"))())  # noqa: E731
+    alone, _, _ = _run(traces, source, with_twin=False)
+    together, _, twin = _run(traces, source, with_twin=True, trace_timeout=0.0003)
+    assert together == alone and twin.taken == 0 and twin.voided >= 1
+    assert Twin(_workers(source), traces, set(), 60.0).slow_s == 20.0
+    assert Twin(_workers(source), traces, set(), None).slow_s == twin_module.SLOW_S
+
+
 @pytest.mark.filterwarnings("ignore::pytest.PytestUnhandledThreadExceptionWarning")
 def test_a_replay_ahead_that_breaks_leaves_no_test_waiting(monkeypatch):
     """The background thread dies in the middle of a replay (a bug of the grader's own): the test
@@ -205,3 +218,20 @@ def test_a_sandboxed_grade_is_the_same_with_and_without_replays_ahead(tmp_path, 
         found[ahead] = {key: counts[key] for key in ("cells", "first_failures", "traces", "dead")}
     assert found["1"]["dead"] == ["is_won"]
     assert found["1"] == found["0"]
+
+
+def test_the_trace_timeout_is_pytest_timeouts_option_else_its_ini_value():
+    from grader.suite.plugin import _trace_timeout
+
+    def config(option, ini):
+        def getini(name):
+            if ini is None:
+                raise ValueError("unknown ini")
+            return ini
+        return SimpleNamespace(getoption=lambda name, default=None: option, getini=getini)
+
+    assert _trace_timeout(config(7.0, "60")) == 7.0
+    assert _trace_timeout(config(None, "60")) == 60.0
+    assert _trace_timeout(config(None, "")) is None
+    assert _trace_timeout(config(None, None)) is None
+    assert _trace_timeout(config(0.0, "60")) is None  # 0: no timeout
