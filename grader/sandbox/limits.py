@@ -41,7 +41,7 @@ class Limits:
     output_bytes: int = 64 * 1024  # student stdout+stderr kept (the rest is drained and dropped)
     reply_bytes: int = 256 * 1024  # longest reply line accepted
     rules_bytes: int = 256 * 1024  # largest rules file accepted
-    max_restarts: int = 200  # worker restarts per submission before giving up
+    max_restarts: int = 200  # worker launches within one trace before giving up on it
     isolation: str = "auto"  # auto | bwrap | unshare | plain (force a layer; auto = strongest)
     allow_weak: bool = False  # grade even when only the weak layer (plain) works: the instructor's call
 

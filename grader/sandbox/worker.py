@@ -215,7 +215,8 @@ class SandboxWorker(Worker):
         self._output = bytearray()
         self._output_total = 0
         self.load_output = ""  # what the last start printed before its first request (safe to show)
-        self.launches = 0
+        self.launches = 0  # launches for the current trace (a fresh child counts as one): capped
+        self.relaunches = 0  # launches after the first, over the worker's life (never reset)
         self._sent = 0  # the id of the last request sent to the current process
         self._asked: _Process | None = None  # the zygote whose next child fresh_ahead() asked for
         self.closed = False
@@ -331,9 +332,12 @@ class SandboxWorker(Worker):
         started = time.monotonic()
         asked, self._asked = self._asked is process, None
         try:
-            if not self._fresh_child(process, started, asked):
+            if self._fresh_child(process, started, asked):
+                self.launches = 1  # a new worker for the trace, as the other layers start one
+            else:
                 log.warning("sandbox: the zygote gave no fresh child; restarting the sandbox")
                 self._stop()
+                self.launches = 0
                 self.launch()
         finally:
             self.budget.charge(started)
@@ -451,12 +455,13 @@ class SandboxWorker(Worker):
             return self._process
         if self.launches > self.limits.max_restarts:
             raise WorkerError("crashed", f"the worker running your code was restarted {self.launches} times; "
-                                         "giving up on this submission")
+                                         "giving up on this trace")
         if self.isolation is None:
             self.isolation = choose_isolation(self.limits.isolation)
         if self.isolation.as_root and (self._lease is None or self._lease.pid != os.getpid()):
             self._lease = lease_uid()  # (a forked copy of this worker leases its own uid)
         self.launches += 1
+        self.relaunches += 1 if self.launches > 1 else 0
         self.budget.restarts += 1 if self.launches > 1 else 0
         process = self._spawn()
         self._sent = 0

@@ -200,7 +200,7 @@ class Twin:
                 pass
             # claim nothing before the second sandbox is up (it starts while pytest is imported,
             # the first one with it): until then the tests' thread replays every trace itself
-            self.workers.launches(1)
+            self.workers.restarts(1)
             while True:
                 with self.lock:
                     index = self._next()
@@ -230,7 +230,7 @@ class Twin:
         it, so its test replays it."""
         ahead.dead = set(ahead.start_dead)
         mark("ahead begins")
-        launches = self.workers.launches(1)
+        restarts = self.workers.restarts(1)
         started = time.monotonic()
         try:
             for check in replay(trace, self.workers.second, dead=ahead.dead):
@@ -240,5 +240,5 @@ class Twin:
         ahead.usable = (time.monotonic() - started < self.slow_s
                         and self.workers.factory.load_failure is None
                         and ahead.dead == ahead.start_dead
-                        and self.workers.launches(1) == launches)
+                        and self.workers.restarts(1) == restarts)
         mark("ahead ends")

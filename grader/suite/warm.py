@@ -193,11 +193,11 @@ class ZygoteWorkers:
         self._last_second = self._child(1)
         return self._last_second
 
-    def launches(self, index: int) -> int:
-        """How many times sandbox ``index`` was launched, once its first launch has ended (a
-        restart after a crash or a time-out launches it again)."""
+    def restarts(self, index: int) -> int:
+        """How many times sandbox ``index`` was launched again (after a crash, a time-out or a
+        broken answer), once its first launch has ended."""
         self._launched[index].wait()
-        return int(self.workers[index].launches)
+        return int(self.workers[index].relaunches)
 
     def _child(self, index: int) -> _TraceWorker:
         worker = self.workers[index]

@@ -76,7 +76,7 @@ def _workers(source: Any, second: Any = None, restarts: list[int] | None = None)
     """What :class:`Twin` uses of a :class:`~grader.suite.warm.ZygoteWorkers`."""
     launched = restarts if restarts is not None else [0]
     return SimpleNamespace(second=second or source, finished=threading.Event(), reserved=False,
-                           factory=SimpleNamespace(load_failure=None), launches=lambda index: 1 + launched[0])
+                           factory=SimpleNamespace(load_failure=None), restarts=lambda index: launched[0])
 
 
 def _run(traces: list[dict[str, Any]], source: Any, with_twin: bool, second: Any = None,

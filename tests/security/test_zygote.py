@@ -193,6 +193,31 @@ def test_killing_the_zygote_gains_nothing(worker):
     assert worker.launches == 1 and _probe(worker, 2)["others"] == []
 
 
+def test_the_restart_cap_counts_within_one_trace(tmp_path, isolation):
+    """A trace whose worker crashed once (the sandbox launched again) hands no launches on to the
+    next trace: with a cap of one restart, the next trace's own first crash is restarted too, as
+    the layers that launch a new sandbox per trace do (before: "giving up" at once)."""
+    if isolation.name != "bwrap":
+        pytest.skip("the zygote runs under bwrap only")
+    rules = tmp_path / "scorpion.py"
+    rules.write_text((ATTACKS / "_prelude.py").read_text() + "\n" + PROBE)
+    made = SandboxWorker(rules, Limits(call_s=3.0, startup_s=10.0, wall_s=60.0, max_restarts=1))
+    try:
+        made.launch()
+        for _trace in range(2):
+            made.load(DEALT)
+            with pytest.raises(WorkerError) as raised:
+                made.call("can_pick_up", ["t1", 3])  # kills the zygote: the sandbox is gone
+            assert raised.value.kind == "crashed"
+            made.load(DEALT)  # launched again within the trace
+            assert made.call("can_pick_up", ["t1", 7]) is False and made.launches == 2
+            made.fresh()  # the next trace: a fresh child of the new zygote
+            assert made.launches == 1
+        assert made.relaunches == 2
+    finally:
+        made.close()
+
+
 def test_a_stale_handshake_is_not_taken_for_the_next_childs(worker):
     worker.load(DEALT)
     assert worker.call("can_pick_up", ["t1", 5]) is True
