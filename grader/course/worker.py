@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ..lifeline import die_with_parent
+from ..suite.warm import SANDBOXES_ENV
 from .graders import get as get_grader
 from .results import Key
 
@@ -45,9 +46,6 @@ class GradeOutcome:
     results: dict[str, Any] | None
     error: str
     seconds: float
-
-
-SANDBOXES_ENV = "SOLITAIRE_SUITE_SANDBOXES"  # (grader.suite.warm.SANDBOXES_ENV: not imported here)
 
 
 def sandboxes_per_submission(jobs: int) -> int:

@@ -461,8 +461,9 @@ class SandboxWorker(Worker):
         if self.isolation.as_root and (self._lease is None or self._lease.pid != os.getpid()):
             self._lease = lease_uid()  # (a forked copy of this worker leases its own uid)
         self.launches += 1
-        self.relaunches += 1 if self.launches > 1 else 0
-        self.budget.restarts += 1 if self.launches > 1 else 0
+        if self.launches > 1:
+            self.relaunches += 1
+            self.budget.restarts += 1
         process = self._spawn()
         self._sent = 0
         budget_bound = self.budget.remaining() < self.limits.startup_s

@@ -60,7 +60,6 @@ class _Ahead:
     """One trace replayed ahead: the ``dead`` it started from and what it gave."""
 
     start_dead: frozenset[str]
-    dead: set[str] = field(default_factory=set)
     checks: list[Check] = field(default_factory=list)
     usable: bool = False  # ended normally, in time
     done: bool = False
@@ -93,8 +92,8 @@ class Twin:
 
     # -- the tests' side ------------------------------------------------------------------
     def take(self, trace: dict[str, Any]) -> list[Check] | None:
-        """The checks of ``trace`` replayed ahead, if they stand for the sequential replay (then
-        ``dead`` gets what that replay added); None if the test must replay it itself."""
+        """The checks of ``trace`` replayed ahead, if they stand for the sequential replay; None
+        if the test must replay it itself."""
         index = self.index.get(trace.get("name"), -1)
         with self.lock:
             if self.thread is None and not self.stopped:
@@ -109,8 +108,7 @@ class Twin:
             while not self.results[index].done:
                 self.lock.wait()
             ahead = self.results[index]
-        if ahead.usable and ahead.start_dead == frozenset(self.dead):
-            self.dead.update(ahead.dead)
+        if ahead.usable and ahead.start_dead == frozenset(self.dead):  # (usable: it added nothing)
             self.taken += 1
             mark("trace taken from ahead")
             return ahead.checks
@@ -146,8 +144,8 @@ class Twin:
         except (AttributeError, OSError):
             allowed = set()
         here = affinity.current_cpu()
-        others = sorted(allowed - {here}) if here is not None and here in allowed else []
-        if here is None or not others:
+        others = sorted(allowed - {here})
+        if here is None or here not in allowed or not others:
             self.stopped = True
             return
         try:
@@ -228,17 +226,17 @@ class Twin:
         loaded, nothing added to ``dead`` and the sandbox never restarted (no time-out, crash or
         broken answer): a replay that met any of these depends on timing or on what came before
         it, so its test replays it."""
-        ahead.dead = set(ahead.start_dead)
+        dead = set(ahead.start_dead)
         mark("ahead begins")
         restarts = self.workers.restarts(1)
         started = time.monotonic()
         try:
-            for check in replay(trace, self.workers.second, dead=ahead.dead):
+            for check in replay(trace, self.workers.second, dead=dead):
                 ahead.checks.append(check)
         except BaseException:  # noqa: BLE001 - not used; the test replays the trace itself
             return
         ahead.usable = (time.monotonic() - started < self.slow_s
                         and self.workers.factory.load_failure is None
-                        and ahead.dead == ahead.start_dead
+                        and dead == ahead.start_dead
                         and self.workers.restarts(1) == restarts)
         mark("ahead ends")
