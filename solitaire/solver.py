@@ -1,4 +1,5 @@
-"""A generic solver: two complete searches over the engine's legal moves, run side by side.
+"""A generic solver: two complete searches over the engine's legal moves, run side by side
+(and, with a long stock, a beam through the stock beside them).
 
 It knows no game. From a position it runs, one expansion (one generation of
 legal moves) at a time in turn:
@@ -29,6 +30,13 @@ offers one, and neither expands a state the variation's
 change which win is found first. A win found by either decides; a loss needs
 both searches to have run out of states (see :func:`solve`); the budget
 bounds the expansions of both together.
+
+In a game with a long stock (at least a quarter of the deck at the start) a third
+search takes its turn after them, the **stock beam** (:func:`stock_beam`): it goes
+through the stock one draw at a time, keeping only the most promising states at
+each draw, in passes of growing width. It finds wins in many different passes
+through the stock, where the two complete searches spend their budget in the
+endgames of a few; it claims no state, so it leaves their loss proofs as they were.
 
 The answer is honest: ``won`` with the move list (replayable with
 :func:`solitaire.engine.apply`), ``lost`` when every state reachable from the
@@ -340,6 +348,16 @@ class _Promise:
         return score
 
 
+def promise_of(variation: Variation) -> Callable[[State], int]:
+    """The best-first estimate (lower is better): :class:`_Promise` plus the variation's
+    :meth:`~Variation.solver_estimate` hint, when it has one."""
+    generic = _Promise(variation)
+    if not hinted(variation, "solver_estimate"):
+        return generic
+    extra = variation.solver_estimate
+    return lambda state: generic(state) + extra(state)
+
+
 def best_first(
     variation: Variation, state: State, key: Key, claimed: set[Hashable], shared: _Path
 ) -> Search:
@@ -356,12 +374,7 @@ def best_first(
     every state it could reach (as when the start has a single, safe move), it would
     stop and leave the depth-first search alone, its estimate never asked.
     """
-    generic = _Promise(variation)
-    extra = variation.solver_estimate if hinted(variation, "solver_estimate") else None
-
-    def promise(state: State) -> int:
-        return generic(state) + extra(state) if extra is not None else generic(state)
-
+    promise = promise_of(variation)
     tick = count()
     frontier: list[tuple[int, int, State, Move | None, object]] = [
         (promise(state), next(tick), state, None, None)
@@ -406,6 +419,98 @@ def best_first(
             return WON, won
 
 
+# -- the stock beam (a third search, for games with a long stock) --------------------
+LONG_STOCK = 4  # a stock is long when it holds at least a quarter of the deck
+BEAM_FIRST_WIDTH = 8  # states kept at each draw in the first pass
+BEAM_GROWTH = 4  # each later pass keeps this many times as many
+BEAM_LAYER_SHARE = 4  # expansions a draw gets, per state kept
+BEAM_LAST_SHARE = 40  # expansions after the last draw, per state kept
+
+Outcome = tuple[str, list[Move]]
+
+
+def has_long_stock(variation: Variation, state: State) -> bool:
+    """Whether the stock piles of ``state`` hold at least a quarter of the deck."""
+    stock = sum(len(state.piles[name].cards) for name in variation.piles(STOCK))
+    return stock * LONG_STOCK >= variation.deck.size
+
+
+def stock_beam(variation: Variation, state: State, key: Key) -> Search:
+    """A beam search through the stock, in passes of growing width; it finds wins.
+
+    In a game with a long stock the two complete searches spend their budget in the
+    endgames of a few passes through the stock (the best-first search keeps taking the
+    states with the most cards up, which lie near the end of the stock). The beam moves
+    through the stock one *draw* at a time (a move from a stock pile, or an action such
+    as ``s>w``, ``deal`` or ``redeal``): at each draw it keeps the ``width`` most
+    promising states (:func:`promise_of`) that the draw before led to, expands at most
+    ``BEAM_LAYER_SHARE`` times ``width`` states between two draws, best first, and
+    after the last draw ``BEAM_LAST_SHARE`` times ``width``. So it follows many
+    different passes through the stock to their endgames. A pass that drops nothing
+    has expanded every reachable state (under the safe-move rule and the
+    :meth:`~Variation.hopeless` hint, as the other searches): it returns ``lost``.
+    Otherwise a new pass starts, ``BEAM_GROWTH`` times as wide. It keeps its own
+    table of the states it has seen, and claims none: the complete searches owe it
+    nothing, and it owes them nothing.
+    """
+    width = BEAM_FIRST_WIDTH
+    while True:
+        found = yield from _beam_pass(variation, state, key, width)
+        if found is not None:
+            return found
+        width *= BEAM_GROWTH
+
+
+def _beam_pass(
+    variation: Variation, start: State, key: Key, width: int
+) -> Generator[None, None, Outcome | None]:
+    promise = promise_of(variation)
+    stocks = frozenset(variation.piles(STOCK))
+
+    def draws(move: Move) -> bool:
+        return is_action(variation, move) or (move.is_card_move and move.source in stocks)
+
+    tick = count()
+    seen = {key(start)}
+    # each entry: (promise, tick, parent, move, path); the state is made again when taken
+    layers: dict[int, list[tuple[int, int, State, Move | None, object]]] = {
+        0: [(promise(start), next(tick), start, None, None)]
+    }
+    dropped = False
+    while layers:
+        draw = min(layers)
+        entries = layers.pop(draw)
+        if len(entries) > width:
+            entries = heapq.nsmallest(width, entries)
+            dropped = True
+        heapq.heapify(entries)
+        expanded = 0
+        while entries:
+            if expanded >= width * (BEAM_LAYER_SHARE if layers else BEAM_LAST_SHARE):
+                dropped = True
+                break
+            _, _, parent, move, path = heapq.heappop(entries)
+            current = parent if move is None else apply_unchecked(variation, parent, move)
+            moves = _expansion(variation, current)
+            expanded += 1
+            yield
+            for child_move in moves:
+                child = apply_unchecked(variation, current, child_move)
+                child_key = key(child)
+                if child_key in seen:
+                    continue
+                seen.add(child_key)
+                child_path: object = (child_move, path)
+                if variation.is_won(child):
+                    return WON, _unwind(child_path)
+                entry = (promise(child), next(tick), current, child_move, child_path)
+                if draws(child_move):
+                    layers.setdefault(draw + 1, []).append(entry)
+                else:
+                    heapq.heappush(entries, entry)
+    return None if dropped else (LOST, [])
+
+
 def _unwind(path: object) -> list[Move]:
     moves: list[Move] = []
     while path is not None:
@@ -416,20 +521,28 @@ def _unwind(path: object) -> list[Move]:
     return moves
 
 
-def solve(variation: Variation, state: State, budget: int = 100_000, symmetric: bool = True) -> Solution:
+def solve(
+    variation: Variation, state: State, budget: int = 100_000, symmetric: bool = True, beam: bool = True
+) -> Solution:
     """Search from ``state`` for a win, expanding at most ``budget`` states in all.
 
-    The two searches take turns, one expansion each, and share the table of claimed
-    states. ``lost`` is returned only when both have run out of states: then every
-    claimed state has been expanded, and every successor of an expanded state (under
-    the safe-move rule: its safe move alone, else every legal move) was either a win
-    (none was, or the answer would be ``won``) or claimed, by the search that expanded
-    it or by the other (a move the best-first search took over from the depth-first
-    path is opened by it, so its state too is claimed before it runs out); the start
-    is claimed, so the claimed states are every state
-    reachable from the start, except those beyond a state the variation's
-    :meth:`~Variation.hopeless` hint proved lost (expanded as if it had no move).
-    When one search has run out, the other runs alone.
+    The two complete searches take turns, one expansion each, and share the table of
+    claimed states; in a game whose stock at the start holds at least a quarter of the
+    deck (:func:`has_long_stock`), the :func:`stock_beam` takes a turn after them
+    (``beam=False`` leaves it out). A win found by any of them decides.
+
+    ``lost`` is returned only when both complete searches have run out of states: then
+    every claimed state has been expanded, and every successor of an expanded state
+    (under the safe-move rule: its safe move alone, else every legal move) was either a
+    win (none was, or the answer would be ``won``) or claimed, by the search that
+    expanded it or by the other (a move the best-first search took over from the
+    depth-first path is opened by it, so its state too is claimed before it runs out);
+    the start is claimed, so the claimed states are every state reachable from the
+    start, except those beyond a state the variation's :meth:`~Variation.hopeless` hint
+    proved lost (expanded as if it had no move). When one search has run out, the
+    others run without it. The beam claims nothing, so it changes no step of this
+    argument; its own ``lost`` (a pass that dropped no state) is a proof by the same
+    argument over its own table.
     """
     started = time.perf_counter()
     if variation.is_won(state):
@@ -439,19 +552,22 @@ def solve(variation: Variation, state: State, budget: int = 100_000, symmetric: 
     key = state_key(variation, symmetric)
     claimed: set[Hashable] = set()
     shared = _Path()  # the depth-first path, whose untried moves the best-first search may take over
-    searches = [
+    complete = [
         depth_first(variation, state, key, claimed, shared),
         best_first(variation, state, key, claimed, shared),
     ]
+    searches = list(complete)
+    if beam and has_long_stock(variation, state):
+        searches.append(stock_beam(variation, state, key))
     nodes = 0
-    while searches:
+    while any(search in searches for search in complete):
         for search in list(searches):
             try:
                 next(search)
             except StopIteration as finished:
                 outcome, moves = finished.value
-                if outcome == WON:
-                    return Solution(WON, moves, nodes, time.perf_counter() - started)
+                if outcome == WON or search not in complete:  # the beam's lost is a proof
+                    return Solution(outcome, moves, nodes, time.perf_counter() - started)
                 searches.remove(search)
                 continue
             nodes += 1

@@ -7,79 +7,21 @@ these skips states, so each could, if wrong, call a winnable position lost. Here
 the solver's verdict is compared with that of :func:`exhaustive`, a plain search
 over every legal move with exact state keys and no hint, on positions whose whole
 reachable space is small: the end of a won game a few moves back, with the cards
-outside the foundations shuffled among their piles (so that some are lost).
+outside the foundations shuffled among their piles (so that some are lost). The
+stock beam, which claims nothing but may prove a loss of its own (a pass that drops no
+state), is checked on the same positions, run alone (:func:`beam_verdict`).
 """
 
 from __future__ import annotations
 
 import pytest
+from solver_support import CASES, LIMIT, beam_verdict, exhaustive, shuffled_position, won_line
 
 from solitaire import catalog
-from solitaire.engine import apply, apply_unchecked, legal_moves, new_game
-from solitaire.piles import DISCARD, FOUNDATION, Pile
+from solitaire.engine import legal_moves, new_game
 from solitaire.rng import SplitMix64
 from solitaire.solver import LOST, UNDECIDED, WON, solve
 from solitaire.state import State
-from solitaire.variation import Variation
-
-LIMIT = 6_000  # states: a sample with a larger space is skipped
-
-
-def exhaustive(variation: Variation, state: State, limit: int = LIMIT) -> str | None:
-    """WON or LOST by visiting every reachable state (no hint, no symmetry); None when
-    there are more than ``limit``."""
-    seen = {state.key()}
-    todo = [state]
-    while todo:
-        current = todo.pop()
-        if variation.is_won(current):
-            return WON
-        for move in legal_moves(variation, current):
-            child = apply_unchecked(variation, current, move)
-            child_key = child.key()
-            if child_key not in seen:
-                if len(seen) >= limit:
-                    return None
-                seen.add(child_key)
-                todo.append(child)
-    return LOST
-
-
-def shuffled_position(variation: Variation, state: State, rng: SplitMix64) -> State:
-    """``state`` with the cards of its piles that are neither foundations nor discard
-    shuffled among those piles, each pile keeping its size and its face-down count."""
-    names = [n for n in variation.layout.names if variation.kind(n) not in (FOUNDATION, DISCARD)]
-    cards = [card for name in names for card in state[name].cards]
-    rng.shuffle(cards)
-    position = state.copy()
-    start = 0
-    for name in names:
-        pile = state[name]
-        position.set_pile(name, Pile(tuple(cards[start:start + len(pile.cards)]), pile.down))
-        start += len(pile.cards)
-    return position
-
-
-def won_line(variation: Variation, seed: int, options: dict[str, object]) -> list[State]:
-    """The positions of the solver's win of deal ``seed``, from the deal to the won state."""
-    state = new_game(variation, seed, variation.resolve_options(dict(options)))  # type: ignore[arg-type]
-    result = solve(variation, state, budget=20_000)
-    assert result.outcome == WON, f"deal {seed} is no quick win"
-    line = [state]
-    for move in result.moves:
-        line.append(apply(variation, line[-1], move))
-    assert variation.is_won(line[-1])
-    return line
-
-
-CASES = [  # variation, options, a deal the solver wins quickly, how far back to go
-    ("scorpion", {"moves": "any_faceup"}, 16, (10, 15)),
-    ("bismarck", {}, 1, (10, 14)),
-    ("bismarck", {"same_suit": True}, 1, (10, 14)),
-    ("napoleons_square", {}, 1, (8, 16)),
-    ("indian", {}, 9, (8, 13)),
-    ("double_fives", {}, 11, (8, 13)),
-]
 
 
 @pytest.mark.parametrize("name,options,seed,backs", CASES,
@@ -88,6 +30,7 @@ def test_pruned_verdict_equals_exhaustive_verdict(name, options, seed, backs):
     variation = catalog.load(name)
     rng = SplitMix64(seed)
     checked = {WON: 0, LOST: 0}
+    beam_checked = {WON: 0, LOST: 0}
     line = won_line(variation, seed, options)
     for back in range(*backs):
         end = line[max(0, len(line) - 1 - back)]
@@ -99,9 +42,15 @@ def test_pruned_verdict_equals_exhaustive_verdict(name, options, seed, backs):
             assert verdict in (truth, UNDECIDED), f"{name} {back} back:\n{position}"
             if verdict == truth:
                 checked[truth] += 1
+            if not variation.is_won(position):
+                beam = beam_verdict(variation, position, LIMIT // 3)
+                assert beam in (truth, UNDECIDED), f"beam, {name} {back} back:\n{position}"
+                if beam == truth:
+                    beam_checked[truth] += 1
     # near the end of a won game most shuffles stay winnable: the wins are put to the test
     # here, the losses mostly by test_scorpion_runs_deals_proved_lost_are_lost
     assert checked[WON] >= 3, checked
+    assert beam_checked[WON] >= 3, beam_checked
 
 
 def test_scorpion_runs_deals_proved_lost_are_lost():
@@ -114,6 +63,7 @@ def test_scorpion_runs_deals_proved_lost_are_lost():
         truth = exhaustive(variation, state)
         if truth is not None:
             assert solve(variation, state, budget=LIMIT).outcome == truth
+            assert beam_verdict(variation, state, LIMIT) == truth
             agreed += 1
     assert agreed >= 10
 
