@@ -65,6 +65,8 @@ def register(subparsers: Any) -> None:
         "Solve deals K..K+N-1 of VARIATION, each with a budget of NODES, and print how many\n"
         "were won, lost and undecided, and the win rate with its 95% Wilson score interval:\n"
         "the lower bound counts the undecided deals as lost, the upper bound as won.\n"
+        "The last line lists the undecided deals (search one again with a larger budget:\n"
+        "solitaire solve VARIATION --seed K --budget NODES).\n"
         "Progress with an estimate of the time left goes to stderr: a live line on a\n"
         "terminal, otherwise a line per tenth of the deals.",
         [
@@ -190,7 +192,9 @@ def _record(path: str, variation: Any, options: dict[str, Any], first: int, deal
 
 
 def report(heading: str, tally: Tally, wall: float) -> str:
-    """The final summary of a winnability run."""
+    """The final summary of a winnability run; its last line lists the undecided deals (each
+    can be searched again alone, with a larger budget: ``solitaire solve``)."""
+    undecided = sorted(seed for seed, outcome in tally.outcomes.items() if outcome == UNDECIDED)
     low, high = tally.interval()
     rate = tally.won / tally.deals if tally.deals else 0.0
     return (
@@ -200,4 +204,5 @@ def report(heading: str, tally: Tally, wall: float) -> str:
         "(Wilson; undecided counted as lost..as won)\n"
         f"decided {tally.decided:.1%}  nodes {tally.nodes}  solver CPU seconds {tally.seconds:.1f}  "
         f"wall seconds {wall:.1f}\n"
+        + (f"undecided deals: {' '.join(map(str, undecided))}\n" if undecided else "")
     )

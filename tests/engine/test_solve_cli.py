@@ -168,6 +168,13 @@ def test_winnability_prints_the_counts_and_the_interval():
     assert any("elapsed, about 0:" in line and " left; " in line for line in progress[1:-1])
 
 
+def test_winnability_lists_the_undecided_deals():
+    result = solitaire("winnability", "napoleons_square", "--deals", "3", "--budget", "5", "--first", "7")
+    assert result.returncode == 0, result.stderr
+    assert "won 0  lost 0  undecided 3  of 3" in result.stdout
+    assert result.stdout.splitlines()[-1] == "undecided deals: 7 8 9"
+
+
 def test_winnability_with_two_jobs_agrees_with_one():
     one = solitaire("winnability", "bismarck", "--deals", "3", "--budget", "400")
     two = solitaire("winnability", "bismarck", "--deals", "3", "--budget", "400", "--jobs", "2")
