@@ -31,12 +31,13 @@ change which win is found first. A win found by either decides; a loss needs
 both searches to have run out of states (see :func:`solve`); the budget
 bounds the expansions of both together.
 
-In a game with a long stock (at least a quarter of the deck at the start) a third
-search takes its turn after them, the **stock beam** (:func:`stock_beam`): it goes
-through the stock one draw at a time, keeping only the most promising states at
-each draw, in passes of growing width. It finds wins in many different passes
-through the stock, where the two complete searches spend their budget in the
-endgames of a few; it claims no state, so it leaves their loss proofs as they were.
+In a game with a long stock (at least a quarter of the deck at the start), when the
+budget leaves room for its first pass, a third search takes its turn after them, the
+**stock beam** (:func:`stock_beam`): it goes through the stock one draw at a time,
+keeping only the most promising states at each draw, in passes of growing width. It
+finds wins in many different passes through the stock, where the two complete
+searches spend their budget in the endgames of a few; it claims no state, so it
+leaves their loss proofs as they were.
 
 The answer is honest: ``won`` with the move list (replayable with
 :func:`solitaire.engine.apply`), ``lost`` when every state reachable from the
@@ -429,10 +430,26 @@ BEAM_LAST_SHARE = 40  # expansions after the last draw, per state kept
 Outcome = tuple[str, list[Move]]
 
 
+def _stock_cards(variation: Variation, state: State) -> int:
+    return sum(len(state.piles[name].cards) for name in variation.piles(STOCK))
+
+
 def has_long_stock(variation: Variation, state: State) -> bool:
     """Whether the stock piles of ``state`` hold at least a quarter of the deck."""
-    stock = sum(len(state.piles[name].cards) for name in variation.piles(STOCK))
-    return stock * LONG_STOCK >= variation.deck.size
+    return _stock_cards(variation, state) * LONG_STOCK >= variation.deck.size
+
+
+def beam_fits(variation: Variation, state: State, budget: int) -> bool:
+    """Whether :func:`solve` runs the stock beam from ``state``: the stock is long, and its
+    share of ``budget`` (a third: the searches take turns) leaves room for its first pass,
+    ``BEAM_FIRST_WIDTH`` states kept at each draw, that is ``BEAM_FIRST_WIDTH`` times
+    (``BEAM_LAYER_SHARE`` times the stock's cards, plus ``BEAM_LAST_SHARE``) expansions.
+    With less, the beam could not reach the end of the stock and would only take budget
+    from the complete searches."""
+    if not has_long_stock(variation, state):
+        return False
+    first_pass = BEAM_FIRST_WIDTH * (BEAM_LAYER_SHARE * _stock_cards(variation, state) + BEAM_LAST_SHARE)
+    return 3 * first_pass <= budget
 
 
 def stock_beam(variation: Variation, state: State, key: Key) -> Search:
@@ -528,8 +545,9 @@ def solve(
 
     The two complete searches take turns, one expansion each, and share the table of
     claimed states; in a game whose stock at the start holds at least a quarter of the
-    deck (:func:`has_long_stock`), the :func:`stock_beam` takes a turn after them
-    (``beam=False`` leaves it out). A win found by any of them decides.
+    deck, with a budget that leaves room for its first pass (:func:`beam_fits`), the
+    :func:`stock_beam` takes a turn after them (``beam=False`` leaves it out). A win
+    found by any of them decides.
 
     ``lost`` is returned only when both complete searches have run out of states: then
     every claimed state has been expanded, and every successor of an expanded state
@@ -557,7 +575,7 @@ def solve(
         best_first(variation, state, key, claimed, shared),
     ]
     searches = list(complete)
-    if beam and has_long_stock(variation, state):
+    if beam and beam_fits(variation, state, budget):
         searches.append(stock_beam(variation, state, key))
     nodes = 0
     while any(search in searches for search in complete):

@@ -9,7 +9,7 @@ from solver_support import assert_solved_and_replayed
 
 from solitaire import catalog
 from solitaire.engine import new_game
-from solitaire.solver import UNDECIDED, has_long_stock, solve
+from solitaire.solver import UNDECIDED, beam_fits, has_long_stock, solve
 
 
 @pytest.mark.parametrize("name,long", [
@@ -27,4 +27,20 @@ def test_the_beam_wins_a_deal_the_complete_searches_leave_undecided():
     variation = catalog.load("napoleons_square")
     state = new_game(variation, 15)
     assert solve(variation, state, budget=3_000, beam=False).outcome == UNDECIDED
-    assert_solved_and_replayed(variation, state, budget=3_000)
+    line = assert_solved_and_replayed(variation, state, budget=10_000)
+    assert solve(variation, state, budget=10_000).nodes <= 3_000 and len(line) > 100
+
+
+@pytest.mark.parametrize("name,seed", [("napoleons_square", 15), ("indian", 2), ("metternich", 17)])
+def test_a_budget_too_small_for_the_first_pass_runs_no_beam(name, seed):
+    """Napoleon's Square's first pass (84 stock cards at the start) needs 8 x (4 x 84 + 40)
+    = 3,008 expansions, a third of 9,024; below that the solver searches as without the beam."""
+    variation = catalog.load(name)
+    state = new_game(variation, seed)
+    stock = len(state["s"].cards)
+    fits = 3 * 8 * (4 * stock + 40)
+    assert beam_fits(variation, state, fits) and not beam_fits(variation, state, fits - 1)
+    with_beam = solve(variation, state, budget=2_000)
+    without = solve(variation, state, budget=2_000, beam=False)
+    assert (with_beam.outcome, with_beam.nodes) == (without.outcome, without.nodes)
+    assert with_beam.moves == without.moves

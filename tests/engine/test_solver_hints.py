@@ -326,11 +326,9 @@ def test_columns_in_play_taken_as_disabled_are_caught(monkeypatch):
 
 def test_metternich_deal_17_is_won_and_replays():
     """The first Metternich deal the solver wins (2026-12-02, branch mett: 1,893 nodes with
-    the order, estimate and column marks of that branch; undecided at 2,000 before). The
-    hints steer the two complete searches, so they are checked without the stock beam (with
-    it, a third of the budget goes to the beam)."""
+    the order, estimate and column marks of that branch; undecided at 2,000 before)."""
     from solitaire.engine import new_game
 
     variation = catalog.load("metternich")
     state = new_game(variation, 17, variation.resolve_options({}))
-    assert_solved_and_replayed(variation, state, budget=2_000, beam=False)
+    assert_solved_and_replayed(variation, state, budget=2_000)
