@@ -33,7 +33,7 @@ bounds the expansions of both together.
 
 In a game with a long stock (at least a quarter of the deck at the start), when the
 budget leaves room for its first pass, a third search takes its turn after them, the
-**stock beam** (:func:`stock_beam`): it goes through the stock one draw at a time,
+**stock beam** (:mod:`solitaire.solver_beam`): it goes through the stock one draw at a time,
 keeping only the most promising states at each draw, in passes of growing width. It
 finds wins in many different passes through the stock, where the two complete
 searches spend their budget in the endgames of a few; it claims no state, so it
@@ -420,114 +420,6 @@ def best_first(
             return WON, won
 
 
-# -- the stock beam (a third search, for games with a long stock) --------------------
-LONG_STOCK = 4  # a stock is long when it holds at least a quarter of the deck
-BEAM_FIRST_WIDTH = 8  # states kept at each draw in the first pass
-BEAM_GROWTH = 4  # each later pass keeps this many times as many
-BEAM_LAYER_SHARE = 4  # expansions a draw gets, per state kept
-BEAM_LAST_SHARE = 40  # expansions after the last draw, per state kept
-
-Outcome = tuple[str, list[Move]]
-
-
-def _stock_cards(variation: Variation, state: State) -> int:
-    return sum(len(state.piles[name].cards) for name in variation.piles(STOCK))
-
-
-def has_long_stock(variation: Variation, state: State) -> bool:
-    """Whether the stock piles of ``state`` hold at least a quarter of the deck."""
-    return _stock_cards(variation, state) * LONG_STOCK >= variation.deck.size
-
-
-def beam_fits(variation: Variation, state: State, budget: int) -> bool:
-    """Whether :func:`solve` runs the stock beam from ``state``: the stock is long, and its
-    share of ``budget`` (a third: the searches take turns) leaves room for its first pass,
-    ``BEAM_FIRST_WIDTH`` states kept at each draw, that is ``BEAM_FIRST_WIDTH`` times
-    (``BEAM_LAYER_SHARE`` times the stock's cards, plus ``BEAM_LAST_SHARE``) expansions.
-    With less, the beam could not reach the end of the stock and would only take budget
-    from the complete searches."""
-    if not has_long_stock(variation, state):
-        return False
-    first_pass = BEAM_FIRST_WIDTH * (BEAM_LAYER_SHARE * _stock_cards(variation, state) + BEAM_LAST_SHARE)
-    return 3 * first_pass <= budget
-
-
-def stock_beam(variation: Variation, state: State, key: Key) -> Search:
-    """A beam search through the stock, in passes of growing width; it finds wins.
-
-    In a game with a long stock the two complete searches spend their budget in the
-    endgames of a few passes through the stock (the best-first search keeps taking the
-    states with the most cards up, which lie near the end of the stock). The beam moves
-    through the stock one *draw* at a time (a move from a stock pile, or an action such
-    as ``s>w``, ``deal`` or ``redeal``): at each draw it keeps the ``width`` most
-    promising states (:func:`promise_of`) that the draw before led to, expands at most
-    ``BEAM_LAYER_SHARE`` times ``width`` states between two draws, best first, and
-    after the last draw ``BEAM_LAST_SHARE`` times ``width``. So it follows many
-    different passes through the stock to their endgames. A pass that drops nothing
-    has expanded every reachable state (under the safe-move rule and the
-    :meth:`~Variation.hopeless` hint, as the other searches): it returns ``lost``.
-    Otherwise a new pass starts, ``BEAM_GROWTH`` times as wide. It keeps its own
-    table of the states it has seen, and claims none: the complete searches owe it
-    nothing, and it owes them nothing.
-    """
-    width = BEAM_FIRST_WIDTH
-    while True:
-        found = yield from _beam_pass(variation, state, key, width)
-        if found is not None:
-            return found
-        width *= BEAM_GROWTH
-
-
-def _beam_pass(
-    variation: Variation, start: State, key: Key, width: int
-) -> Generator[None, None, Outcome | None]:
-    promise = promise_of(variation)
-    stocks = frozenset(variation.piles(STOCK))
-
-    def draws(move: Move) -> bool:
-        return is_action(variation, move) or (move.is_card_move and move.source in stocks)
-
-    tick = count()
-    seen = {key(start)}
-    # each entry: (promise, tick, parent, move, path); the state is made again when taken
-    layers: dict[int, list[tuple[int, int, State, Move | None, object]]] = {
-        0: [(promise(start), next(tick), start, None, None)]
-    }
-    dropped = False
-    while layers:
-        draw = min(layers)
-        entries = layers.pop(draw)
-        if len(entries) > width:
-            entries = heapq.nsmallest(width, entries)
-            dropped = True
-        heapq.heapify(entries)
-        expanded = 0
-        while entries:
-            if expanded >= width * (BEAM_LAYER_SHARE if layers else BEAM_LAST_SHARE):
-                dropped = True
-                break
-            _, _, parent, move, path = heapq.heappop(entries)
-            current = parent if move is None else apply_unchecked(variation, parent, move)
-            moves = _expansion(variation, current)
-            expanded += 1
-            yield
-            for child_move in moves:
-                child = apply_unchecked(variation, current, child_move)
-                child_key = key(child)
-                if child_key in seen:
-                    continue
-                seen.add(child_key)
-                child_path: object = (child_move, path)
-                if variation.is_won(child):
-                    return WON, _unwind(child_path)
-                entry = (promise(child), next(tick), current, child_move, child_path)
-                if draws(child_move):
-                    layers.setdefault(draw + 1, []).append(entry)
-                else:
-                    heapq.heappush(entries, entry)
-    return None if dropped else (LOST, [])
-
-
 def _unwind(path: object) -> list[Move]:
     moves: list[Move] = []
     while path is not None:
@@ -545,9 +437,10 @@ def solve(
 
     The two complete searches take turns, one expansion each, and share the table of
     claimed states; in a game whose stock at the start holds at least a quarter of the
-    deck, with a budget that leaves room for its first pass (:func:`beam_fits`), the
-    :func:`stock_beam` takes a turn after them (``beam=False`` leaves it out). A win
-    found by any of them decides.
+    deck, with a budget that leaves room for its first pass
+    (:func:`~solitaire.solver_beam.beam_fits`), the stock beam
+    (:func:`~solitaire.solver_beam.stock_beam`) takes a turn after them (``beam=False``
+    leaves it out). A win found by any of them decides.
 
     ``lost`` is returned only when both complete searches have run out of states: then
     every claimed state has been expanded, and every successor of an expanded state
@@ -575,6 +468,8 @@ def solve(
         best_first(variation, state, key, claimed, shared),
     ]
     searches = list(complete)
+    from .solver_beam import beam_fits, stock_beam  # it builds on this module's searches
+
     if beam and beam_fits(variation, state, budget):
         searches.append(stock_beam(variation, state, key))
     nodes = 0

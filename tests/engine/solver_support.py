@@ -6,7 +6,8 @@ from __future__ import annotations
 from solitaire.engine import apply, apply_unchecked, legal_moves, new_game
 from solitaire.piles import DISCARD, FOUNDATION, Pile
 from solitaire.rng import SplitMix64
-from solitaire.solver import LOST, UNDECIDED, WON, solve, state_key, stock_beam
+from solitaire.solver import LOST, UNDECIDED, WON, solve, state_key
+from solitaire.solver_beam import stock_beam
 from solitaire.state import State
 from solitaire.variation import Variation
 

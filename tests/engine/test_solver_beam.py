@@ -9,7 +9,8 @@ from solver_support import assert_solved_and_replayed
 
 from solitaire import catalog
 from solitaire.engine import new_game
-from solitaire.solver import UNDECIDED, beam_fits, has_long_stock, solve
+from solitaire.solver import UNDECIDED, solve
+from solitaire.solver_beam import beam_fits, has_long_stock
 
 
 @pytest.mark.parametrize("name,long", [
