@@ -184,7 +184,7 @@ def hinted(variation: Variation, hint: str) -> bool:
     return getattr(type(variation), hint) is not getattr(Variation, hint)
 
 
-def _expansion(variation: Variation, state: State) -> list[Move]:
+def expansion(variation: Variation, state: State) -> list[Move]:
     """The moves the solver expands ``state`` by, unordered: none when the variation's
     :meth:`~Variation.hopeless` hint proves it lost, its safe move alone when there is
     one, else every legal move."""
@@ -217,7 +217,8 @@ def _moves_unless_hopeless(variation: Variation, state: State) -> list[Move]:
 
 # -- the two searches ----------------------------------------------------------------
 # A search is a generator: it yields once per expansion and returns (outcome, moves).
-Search = Generator[None, None, tuple[str, list[Move]]]
+Outcome = tuple[str, list[Move]]  # an outcome (won, lost) and, when won, the winning moves
+Search = Generator[None, None, Outcome]
 
 
 class _Level:
@@ -389,7 +390,7 @@ def best_first(
                 continue
             child_path: object = (child_move, path)
             if variation.is_won(child):
-                return _unwind(child_path)
+                return unwind(child_path)
             heapq.heappush(frontier, (promise(child), next(tick), current, child_move, child_path))
         return None
 
@@ -413,14 +414,15 @@ def best_first(
         if move is not None and current_key in claimed:
             continue
         claimed.add(current_key)
-        moves = _expansion(variation, current)
+        moves = expansion(variation, current)
         yield
         won = push(current, moves, path)
         if won is not None:
             return WON, won
 
 
-def _unwind(path: object) -> list[Move]:
+def unwind(path: object) -> list[Move]:
+    """The moves of a search path kept as nested pairs (last move, path before it), in order."""
     moves: list[Move] = []
     while path is not None:
         step: tuple[Move, object] = path  # type: ignore[assignment]

@@ -8,13 +8,13 @@ states are ranked by the best-first search's estimate (:func:`solitaire.solver.p
 from __future__ import annotations
 
 import heapq
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from itertools import count
 
 from .engine import apply_unchecked, is_action
 from .moves import Move
 from .piles import STOCK
-from .solver import LOST, WON, Key, Search, _expansion, _unwind, promise_of
+from .solver import LOST, WON, Key, Outcome, Search, expansion, promise_of, unwind
 from .state import State
 from .variation import Variation
 
@@ -23,8 +23,7 @@ BEAM_FIRST_WIDTH = 8  # states kept at each draw in the first pass
 BEAM_GROWTH = 4  # each later pass keeps this many times as many
 BEAM_LAYER_SHARE = 4  # expansions a draw gets, per state kept
 BEAM_LAST_SHARE = 40  # expansions after the last draw, per state kept
-
-Outcome = tuple[str, list[Move]]
+TURNS = 3  # the beam takes one turn in three, after the two complete searches
 
 
 def _stock_cards(variation: Variation, state: State) -> int:
@@ -46,7 +45,7 @@ def beam_fits(variation: Variation, state: State, budget: int) -> bool:
     if not has_long_stock(variation, state):
         return False
     first_pass = BEAM_FIRST_WIDTH * (BEAM_LAYER_SHARE * _stock_cards(variation, state) + BEAM_LAST_SHARE)
-    return 3 * first_pass <= budget
+    return TURNS * first_pass <= budget
 
 
 def stock_beam(variation: Variation, state: State, key: Key) -> Search:
@@ -67,23 +66,24 @@ def stock_beam(variation: Variation, state: State, key: Key) -> Search:
     table of the states it has seen, and claims none: the complete searches owe it
     nothing, and it owes them nothing.
     """
-    width = BEAM_FIRST_WIDTH
-    while True:
-        found = yield from _beam_pass(variation, state, key, width)
-        if found is not None:
-            return found
-        width *= BEAM_GROWTH
-
-
-def _beam_pass(
-    variation: Variation, start: State, key: Key, width: int
-) -> Generator[None, None, Outcome | None]:
     promise = promise_of(variation)
     stocks = frozenset(variation.piles(STOCK))
 
     def draws(move: Move) -> bool:
         return is_action(variation, move) or (move.is_card_move and move.source in stocks)
 
+    width = BEAM_FIRST_WIDTH
+    while True:
+        found = yield from _beam_pass(variation, state, key, width, promise, draws)
+        if found is not None:
+            return found
+        width *= BEAM_GROWTH
+
+
+def _beam_pass(
+    variation: Variation, start: State, key: Key, width: int,
+    promise: Callable[[State], int], draws: Callable[[Move], bool],
+) -> Generator[None, None, Outcome | None]:
     tick = count()
     seen = {key(start)}
     # each entry: (promise, tick, parent, move, path); the state is made again when taken
@@ -105,7 +105,7 @@ def _beam_pass(
                 break
             _, _, parent, move, path = heapq.heappop(entries)
             current = parent if move is None else apply_unchecked(variation, parent, move)
-            moves = _expansion(variation, current)
+            moves = expansion(variation, current)
             expanded += 1
             yield
             for child_move in moves:
@@ -116,7 +116,7 @@ def _beam_pass(
                 seen.add(child_key)
                 child_path: object = (child_move, path)
                 if variation.is_won(child):
-                    return WON, _unwind(child_path)
+                    return WON, unwind(child_path)
                 entry = (promise(child), next(tick), current, child_move, child_path)
                 if draws(child_move):
                     layers.setdefault(draw + 1, []).append(entry)
