@@ -32,7 +32,7 @@ both searches to have run out of states (see :func:`solve`); the budget
 bounds the expansions of both together.
 
 In a game with a long stock (at least a quarter of the deck at the start), when the
-budget leaves room for its first pass, a third search takes its turn after them, the
+budget leaves room for its first pass, a third search takes two turns after their two, the
 **stock beam** (:mod:`solitaire.solver_beam`): it goes through the stock one draw at a time,
 keeping only the most promising states at each draw, in passes of growing width. It
 finds wins in many different passes through the stock, where the two complete
@@ -441,8 +441,9 @@ def solve(
     claimed states; in a game whose stock at the start holds at least a quarter of the
     deck, with a budget that leaves room for its first pass
     (:func:`~solitaire.solver_beam.beam_fits`), the stock beam
-    (:func:`~solitaire.solver_beam.stock_beam`) takes a turn after them (``beam=False``
-    leaves it out). A win found by any of them decides.
+    (:func:`~solitaire.solver_beam.stock_beam`) takes ``BEAM_TURNS`` turns after each
+    round of theirs, half the budget (``beam=False`` leaves it out). A win found by any of
+    them decides.
 
     ``lost`` is returned only when both complete searches have run out of states: then
     every claimed state has been expanded, and every successor of an expanded state
@@ -470,10 +471,10 @@ def solve(
         best_first(variation, state, key, claimed, shared),
     ]
     searches = list(complete)
-    from .solver_beam import beam_fits, stock_beam  # it builds on this module's searches
+    from .solver_beam import BEAM_TURNS, beam_fits, stock_beam  # it builds on this module's searches
 
     if beam and beam_fits(variation, state, budget):
-        searches.append(stock_beam(variation, state, key))
+        searches.extend([stock_beam(variation, state, key)] * BEAM_TURNS)  # one generator, its turns
     nodes = 0
     while any(search in searches for search in complete):
         for search in list(searches):

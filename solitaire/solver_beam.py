@@ -23,7 +23,7 @@ BEAM_FIRST_WIDTH = 8  # states kept at each draw in the first pass
 BEAM_GROWTH = 4  # each later pass keeps this many times as many
 BEAM_LAYER_SHARE = 4  # expansions a draw gets, per state kept
 BEAM_LAST_SHARE = 40  # expansions after the last draw, per state kept
-TURNS = 3  # the beam takes one turn in three, after the two complete searches
+BEAM_TURNS = 2  # turns the beam takes after each round of the two complete searches: half the budget
 
 
 def _stock_cards(variation: Variation, state: State) -> int:
@@ -37,7 +37,8 @@ def has_long_stock(variation: Variation, state: State) -> bool:
 
 def beam_fits(variation: Variation, state: State, budget: int) -> bool:
     """Whether :func:`solve` runs the stock beam from ``state``: the stock is long, and its
-    share of ``budget`` (a third: the searches take turns) leaves room for its first pass,
+    share of ``budget`` (half: it takes two turns for the complete searches' two) leaves
+    room for its first pass,
     ``BEAM_FIRST_WIDTH`` states kept at each draw, that is ``BEAM_FIRST_WIDTH`` times
     (``BEAM_LAYER_SHARE`` times the stock's cards, plus ``BEAM_LAST_SHARE``) expansions.
     With less, the beam could not reach the end of the stock and would only take budget
@@ -45,7 +46,7 @@ def beam_fits(variation: Variation, state: State, budget: int) -> bool:
     if not has_long_stock(variation, state):
         return False
     first_pass = BEAM_FIRST_WIDTH * (BEAM_LAYER_SHARE * _stock_cards(variation, state) + BEAM_LAST_SHARE)
-    return TURNS * first_pass <= budget
+    return first_pass * (BEAM_TURNS + 2) <= budget * BEAM_TURNS
 
 
 def stock_beam(variation: Variation, state: State, key: Key) -> Search:
