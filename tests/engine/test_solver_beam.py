@@ -45,3 +45,25 @@ def test_a_budget_too_small_for_the_first_pass_runs_no_beam(name, seed):
     without = solve(variation, state, budget=2_000, beam=False)
     assert (with_beam.outcome, with_beam.nodes) == (without.outcome, without.nodes)
     assert with_beam.moves == without.moves
+
+
+def test_the_beam_takes_half_of_the_budget(monkeypatch):
+    """Two turns of the beam after each round of the two complete searches (docs/
+    winnability.md, "Half the budget for the beam"): on Napoleon's Square deal 13, where
+    both complete searches run to the end of the budget, the beam makes exactly half of
+    the expansions."""
+    import solitaire.solver_beam as solver_beam
+
+    turns = 0
+    real = solver_beam.stock_beam
+
+    def counted(*args):
+        nonlocal turns
+        for _ in real(*args):
+            turns += 1
+            yield
+
+    monkeypatch.setattr(solver_beam, "stock_beam", counted)
+    variation = catalog.load("napoleons_square")
+    result = solve(variation, new_game(variation, 13), budget=6_016)
+    assert (result.outcome, result.nodes, turns) == (UNDECIDED, 6_016, 3_008)
