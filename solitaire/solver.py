@@ -442,8 +442,8 @@ def solve(
     deck, with a budget that leaves room for its first pass
     (:func:`~solitaire.solver_beam.beam_fits`), the stock beam
     (:func:`~solitaire.solver_beam.stock_beam`) takes ``BEAM_TURNS`` turns after each
-    round of theirs, half the budget while both run (``beam=False`` leaves it out). A win found by any of
-    them decides.
+    round of theirs, half the budget while both run (``beam=False`` leaves it out). A win
+    found by any of them decides.
 
     ``lost`` is returned only when both complete searches have run out of states: then
     every claimed state has been expanded, and every successor of an expanded state
