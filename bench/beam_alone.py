@@ -19,11 +19,9 @@ import sys
 import time
 
 from solitaire import catalog
-from solitaire.engine import is_action, new_game
-from solitaire.moves import Move
-from solitaire.piles import STOCK
+from solitaire.engine import new_game
 from solitaire.solver import UNDECIDED, promise_of, state_key
-from solitaire.solver_beam import BEAM_GROWTH, _beam_pass
+from solitaire.solver_beam import BEAM_GROWTH, _beam_pass, draw_test
 
 
 def beam_alone(name: str, seed: int, width: int, cap: int) -> tuple[str, int, int]:
@@ -32,11 +30,7 @@ def beam_alone(name: str, seed: int, width: int, cap: int) -> tuple[str, int, in
     start = new_game(variation, seed, {})
     key = state_key(variation)
     promise = promise_of(variation)
-    stocks = frozenset(variation.piles(STOCK))
-
-    def draws(move: Move) -> bool:
-        return is_action(variation, move) or (move.is_card_move and move.source in stocks)
-
+    draws = draw_test(variation)
     spent = 0
     while spent < cap:
         one_pass = _beam_pass(variation, start, key, width, promise, draws)

@@ -49,6 +49,16 @@ def beam_fits(variation: Variation, state: State, budget: int) -> bool:
     return first_pass * (BEAM_TURNS + 2) <= budget * BEAM_TURNS
 
 
+def draw_test(variation: Variation) -> Callable[[Move], bool]:
+    """Whether a move is a *draw* of the beam: an action, or a move from a stock pile."""
+    stocks = frozenset(variation.piles(STOCK))
+
+    def draws(move: Move) -> bool:
+        return is_action(variation, move) or (move.is_card_move and move.source in stocks)
+
+    return draws
+
+
 def stock_beam(variation: Variation, state: State, key: Key) -> Search:
     """A beam search through the stock, in passes of growing width; it finds wins.
 
@@ -68,11 +78,7 @@ def stock_beam(variation: Variation, state: State, key: Key) -> Search:
     nothing, and it owes them nothing.
     """
     promise = promise_of(variation)
-    stocks = frozenset(variation.piles(STOCK))
-
-    def draws(move: Move) -> bool:
-        return is_action(variation, move) or (move.is_card_move and move.source in stocks)
-
+    draws = draw_test(variation)
     width = BEAM_FIRST_WIDTH
     while True:
         found = yield from _beam_pass(variation, state, key, width, promise, draws)
