@@ -258,7 +258,7 @@ def _try_lease(lock_dir: Path, uid: int) -> UidLease | None:
             record = path.read_text()
         except OSError:
             return None
-        if _holder_alive(record) or processes_of(uid):
+        if _holder_alive(record) or in_use(uid):
             return None
         log.info("sandbox: uid %d: reclaiming a stale lease (%s)", uid, record.strip() or "empty")
         try:
@@ -268,9 +268,10 @@ def _try_lease(lock_dir: Path, uid: int) -> UidLease | None:
             return None
         if fd is None:
             return None
-    leftovers = processes_of(uid)
-    if leftovers:  # left by a grader that died: not ours to kill, so not ours to use
-        log.warning("sandbox: uid %d not leased: its processes %s outlived their grader", uid, leftovers[:8])
+    leftovers = in_use(uid)
+    if leftovers:  # left by a grader that died (or not reaped yet): not ours to kill, so not ours to use
+        log.warning("sandbox: uid %d not leased: its processes %s outlived their grader or are not "
+                    "reaped yet", uid, leftovers[:8])
         os.close(fd)
         return None
     os.ftruncate(fd, 0)
@@ -314,30 +315,44 @@ def _status_of(pid: int) -> dict[str, str]:
     return fields
 
 
-def _owned_by(pid: int, uid: int) -> bool:
-    """Whether ``pid`` is alive (not a zombie) with ``uid`` as its real, effective or saved uid."""
+def _owned_by(pid: int, uid: int, zombies: bool = False) -> bool:
+    """Whether ``pid`` exists with ``uid`` as its real, effective or saved uid (alive, or also a
+    zombie with ``zombies``)."""
     fields = _status_of(pid)
-    return not fields.get("State", "Z").startswith("Z") and str(uid) in fields.get("Uid", "").split()[:3]
+    if "State" not in fields or (fields["State"].startswith("Z") and not zombies):
+        return False
+    return str(uid) in fields.get("Uid", "").split()[:3]
 
 
-def processes_of(uid: int) -> list[int]:
-    """Pids of the live processes whose real, effective or saved uid is ``uid`` (from /proc)."""
-    return [int(entry) for entry in os.listdir("/proc") if entry.isdigit() and _owned_by(int(entry), uid)]
+def processes_of(uid: int, zombies: bool = False) -> list[int]:
+    """Pids of the live processes whose real, effective or saved uid is ``uid`` (from /proc);
+    with ``zombies``, also those ended but not reaped yet."""
+    return [int(entry) for entry in os.listdir("/proc")
+            if entry.isdigit() and _owned_by(int(entry), uid, zombies)]
 
 
-def kill_all_of(lease: UidLease, rounds: int = 20) -> None:
+def in_use(uid: int) -> list[int]:
+    """Pids that keep ``uid`` from being leased: its live processes AND its zombies. A zombie
+    still counts against ``RLIMIT_NPROC`` until it is reaped, so a sandbox started as that uid
+    could fail its first fork (EAGAIN) where enough of them are left."""
+    return processes_of(uid, zombies=True)
+
+
+def kill_all_of(lease: UidLease, rounds: int = 20, reap_s: float = 2.0) -> None:
     """SIGKILL every process of the lease's DEDICATED uid (setsid or not), pid by pid.
 
     Only for a lease held by this very process (never a forked copy, never
     after release), never for the shared uid, never for uid 0. Each process is
     pinned with a pidfd before its uid is checked, so a reused pid can never be
-    hit; rounds repeat while a fork storm adds processes.
+    hit; rounds repeat while a fork storm adds processes. Then it waits (up to ``reap_s``) for
+    them to be reaped too: a zombie still counts against the next sandbox's ``RLIMIT_NPROC``.
     """
     if not lease.dedicated or not lease.held() or not is_root() or lease.uid < UID_POOL_START:
         return
     for _ in range(rounds):
         pids = processes_of(lease.uid)
         if not pids:
+            _await_reaping(lease.uid, reap_s)
             return
         for pid in pids:
             try:
@@ -353,3 +368,14 @@ def kill_all_of(lease: UidLease, rounds: int = 20) -> None:
                 os.close(pidfd)
         time.sleep(0.005)
     log.warning("sandbox: processes of uid %d survived %d rounds of SIGKILL", lease.uid, rounds)
+
+
+def _await_reaping(uid: int, wait_s: float) -> None:
+    """Wait until no zombie of ``uid`` is left (their parents, the sandbox's own init last, reap
+    them a moment after the kill)."""
+    deadline = time.monotonic() + wait_s
+    while in_use(uid):
+        if time.monotonic() > deadline:
+            log.warning("sandbox: processes of uid %d killed but not reaped within %g s", uid, wait_s)
+            return
+        time.sleep(0.002)

@@ -23,10 +23,11 @@ import subprocess
 import sys
 import tempfile
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
-from security_support import ATTACKS, DEALT, REPO, compose, drive, reference_copy
+from security_support import ATTACKS, DEALT, REPO, compose, drive, reference_copy, reference_run
 
 from grader.sandbox import Limits, LoadFailure, SandboxWorker, uids
 from grader.sandbox import worker as worker_module
@@ -35,6 +36,7 @@ from solitaire.protocol import WorkerError
 QUICK = Limits(call_s=2.0, startup_s=10.0, wall_s=30.0)
 FAKE_HANDSHAKE = '{"ok": false, "error": "SandboxError", "message": "sandbox setup: FAKE-HANDSHAKE", "id": 0}'
 SLEEP = shutil.which("sleep") or "/bin/sleep"  # an absolute path, resolved once
+TRUE = shutil.which("true") or "/bin/true"
 as_root = pytest.mark.skipif(os.geteuid() != 0, reason="dedicated uids are leased only as root")
 
 
@@ -310,6 +312,68 @@ def test_leftover_processes_of_a_uid_are_neither_reused_nor_killed():
     finally:
         leftover.kill()
         leftover.wait()
+
+
+def _zombies(uid: int, count: int) -> list[subprocess.Popen[bytes]]:
+    """``count`` processes of ``uid`` that have ended and are left unreaped (zombies) until waited."""
+    children = [subprocess.Popen([TRUE], user=uid, group=uid, extra_groups=[]) for _ in range(count)]
+    deadline = time.monotonic() + 10
+    while sorted(uids.in_use(uid)) != sorted(c.pid for c in children) or uids.processes_of(uid):
+        assert time.monotonic() < deadline, "the children did not end"
+        time.sleep(0.01)
+    return children
+
+
+@as_root
+def test_a_uid_whose_zombies_are_not_reaped_is_not_leased():
+    held = uids.lease_uid(prefer=_free_uid())  # held while its zombies are made: nobody else takes it
+    zombies = _zombies(held.uid, 3)
+    try:
+        held.release()
+        assert uids.processes_of(held.uid) == []  # none is alive, yet each counts against RLIMIT_NPROC
+        lease = uids.lease_uid(prefer=held.uid)
+        assert lease.dedicated and lease.uid != held.uid
+        lease.release()
+    finally:
+        for zombie in zombies:
+            zombie.wait()
+    assert uids.in_use(held.uid) == []
+
+
+@as_root
+def test_a_sandbox_never_starts_as_a_uid_full_of_zombies(tmp_path, isolation, monkeypatch):
+    """The CI failure of 2026-12-03: a uid leased while RLIMIT_NPROC's worth of its processes were
+    dead but not reaped made the zygote's first fork fail (EAGAIN), a sandbox failure."""
+    held = uids.lease_uid(prefer=_free_uid())
+    zombies = _zombies(held.uid, QUICK.processes)
+    monkeypatch.setattr(worker_module, "lease_uid", lambda: uids.lease_uid(prefer=held.uid))
+    try:
+        held.release()
+        with SandboxWorker(reference_copy(tmp_path / "sub"), QUICK) as worker:
+            run = drive(worker)
+            if isolation.as_root:
+                assert worker._lease is not None and worker._lease.uid != held.uid
+    finally:
+        for zombie in zombies:
+            zombie.wait()
+    assert [(o.kind, o.value) for o in run.outcomes] == [(o.kind, o.value) for o in reference_run().outcomes]
+
+
+@as_root
+@pytest.mark.parametrize("layer", ["bwrap", "plain"])
+def test_the_killed_processes_of_a_worker_are_reaped_before_its_uid_is_released(tmp_path, layer):
+    if layer == "bwrap" and shutil.which("bwrap") is None:
+        pytest.skip("bubblewrap missing")
+    limits = Limits(**{**QUICK.__dict__, "isolation": layer})
+    worker = SandboxWorker(compose("fork_storm", tmp_path / "sub"), limits)
+    try:
+        run = drive(worker)
+        lease = worker._lease
+    finally:
+        worker.close()
+    assert "FORKED:" in run.messages()
+    assert lease is not None and lease.dedicated
+    assert uids.in_use(lease.uid) == []  # no zombie left to count against the next sandbox of that uid
 
 
 @as_root

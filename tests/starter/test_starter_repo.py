@@ -222,7 +222,8 @@ def test_a_hanging_method_fails_its_own_public_test_quickly(repos: dict[str, Pat
 
     repo = tmp_path / "hang"
     shutil.copytree(repos["scorpion"], repo)
-    text = replace_region(reference_file("scorpion").read_text(encoding="utf-8"), "is_won", "while True:\n    pass")
+    reference = reference_file("scorpion").read_text(encoding="utf-8")
+    text = replace_region(reference, "is_won", "while True:\n    pass")
     (repo / "scorpion.py").write_text(text, encoding="utf-8")
     result = pytest_in(repo)
     output = result.stdout + result.stderr

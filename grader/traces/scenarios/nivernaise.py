@@ -17,7 +17,7 @@ from typing import Any
 
 from solitaire import engine
 from solitaire.cards import ACE, KING, SUITS, Card
-from solitaire.moves import Move, action, card_move
+from solitaire.moves import Move, action
 from solitaire.piles import Pile
 from solitaire.state import State
 

@@ -40,7 +40,7 @@ def consistent(state: State) -> bool:
     if not piles[0]:
         return False
     base = piles[0][0].rank
-    for above, below in zip(piles, piles[1:]):
+    for above, below in zip(piles, piles[1:], strict=False):
         if not {c.rank for c in below} <= {c.rank for c in above}:
             return False
     return all(not cards or cards[0].rank == base for cards in piles)
