@@ -79,6 +79,14 @@ class LoadFailure(WorkerError):
         self.reason = ""
 
 
+class _StartFailed(Exception):
+    """The sandbox failed before any student code ran (its "ready" line, or none): ``reason``."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
 def describe(message: dict[str, Any]) -> str:
     """Where in the student's code a request lands, for messages ("in rule is_won" ...)."""
     op = message.get("op")
@@ -444,7 +452,10 @@ class SandboxWorker(Worker):
         self.closed = True
 
     # -- starting and stopping --------------------------------------------------
-    def _running(self, started: float) -> _Process:
+    def _running(self, started: float, retry: bool = True) -> _Process:
+        """The running process, started if there is none. A sandbox that fails before any student
+        code runs is started once more (as another uid: the failure may be that uid's, or the
+        machine's for a moment) before the failure is the grader's word (:meth:`_sandbox_failure`)."""
         if self.load_failure is not None:
             raise self.load_failure
         if self.budget.exhausted():
@@ -471,12 +482,27 @@ class SandboxWorker(Worker):
         self._process = process
         try:
             self._handshake(process, deadline, budget_bound)
+        except _StartFailed as failed:
+            if retry and not self.probing and self.budget.remaining() > self.limits.startup_s:
+                log.warning("sandbox: a worker did not start (%s); starting it once more",
+                            sanitize.text(failed.reason))
+                self._lease_another_uid()
+                self.launches -= 1  # the sandbox's restart, not the student's
+                return self._running(time.monotonic(), retry=False)
+            failure = self.load_failure = self._sandbox_failure(failed.reason)
+            raise failure from None
         except BaseException:
             if self._process is process:  # interrupted (Ctrl-C): leave no half-started worker
                 self._stop()
             raise
         self.load_output = _shown(process.channel.output)
         return process
+
+    def _lease_another_uid(self) -> None:
+        """Swap the lease for another uid (the old one is held until the new one is taken)."""
+        if self._lease is not None and self._lease.held():
+            old, self._lease = self._lease, lease_uid()
+            old.release()
 
     def _handshake(self, process: _Process, deadline: float, budget_bound: bool,
                    stages: tuple[str, ...] = ("ready", "load")) -> None:
@@ -504,9 +530,9 @@ class SandboxWorker(Worker):
                     raise WorkerError("timeout", f"your code used up the {self.budget.total:g} s allowed "
                                                  "for the whole submission") from None
                 if stage == "ready":
-                    failure = self._sandbox_failure(f"the sandbox did not start ({broken.reason}: {broken}; "
-                                                    f"{_how_it_ended(returncode, self.limits)})")
-                elif broken.reason == "timeout":
+                    raise _StartFailed(f"the sandbox did not start ({broken.reason}: {broken}; "
+                                       f"{_how_it_ended(returncode, self.limits)})") from None
+                if broken.reason == "timeout":
                     failure = LoadFailure(f"loading {name} did not finish within {self.limits.startup_s:g} s",
                                           "Timeout")
                 elif broken.reason == "eof":
@@ -522,13 +548,12 @@ class SandboxWorker(Worker):
             self._stop()
             self.load_output = _shown(process.channel.output)
             if stage == "ready":
-                failure = self._sandbox_failure(str(hello.get("message", "no reason given")))
-            else:
-                error = str(hello.get("error", "LoadError"))
-                message = str(hello.get("message", f"{name} could not be loaded"))
-                if error == "SandboxError":  # the grader's word, claimed by student code: say whose it is
-                    error, message = "LoadError", f"{name} claimed a sandbox failure while loading: {message}"
-                failure = LoadFailure(message, error)
+                raise _StartFailed(str(hello.get("message", "no reason given")))
+            error = str(hello.get("error", "LoadError"))
+            message = str(hello.get("message", f"{name} could not be loaded"))
+            if error == "SandboxError":  # the grader's word, claimed by student code: say whose it is
+                error, message = "LoadError", f"{name} claimed a sandbox failure while loading: {message}"
+            failure = LoadFailure(message, error)
             self.load_failure = failure
             raise failure
 

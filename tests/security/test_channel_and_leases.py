@@ -80,10 +80,15 @@ def test_a_fake_handshake_on_stdout_changes_nothing(tmp_path, isolation, caplog,
     assert "FAKE-HANDSHAKE" in worker.load_output
 
 
-def _breaking_setup(original):
-    """launch_command, with a working directory that does not exist: the entry script's setup fails."""
+def _breaking_setup(original, times: int | None = None):
+    """launch_command, with a working directory that does not exist: the entry script's setup fails
+    (the first ``times`` launches; every launch by default). ``launch.calls``: how many were made."""
     def launch(*args, **kwargs):
+        launch.calls += 1
+        launch.uids.append(args[3])  # (isolation, submission, work_dir, uid, ...)
         argv = list(original(*args, **kwargs))
+        if times is not None and launch.calls > times:
+            return argv
         for index, arg in enumerate(argv):
             try:
                 config = json.loads(arg)
@@ -93,18 +98,38 @@ def _breaking_setup(original):
                 argv[index] = json.dumps({**config, "work_dir": "/nonexistent-sandbox-dir"})
                 return argv
         pytest.skip("the worker's configuration is not on its command line any more")
+    launch.calls, launch.uids = 0, []
     return launch
 
 
 def test_a_real_sandbox_failure_is_still_reported(tmp_path, isolation, caplog, forgotten, monkeypatch):
-    monkeypatch.setattr(worker_module, "launch_command", _breaking_setup(worker_module.launch_command))
+    breaking = _breaking_setup(worker_module.launch_command)
+    monkeypatch.setattr(worker_module, "launch_command", breaking)
     with caplog.at_level(logging.INFO, logger="grader.sandbox"):
         with SandboxWorker(reference_copy(tmp_path / "sub"), QUICK) as worker:
             with pytest.raises(LoadFailure) as caught:
                 worker.launch()
     assert caught.value.error == "SandboxError" and "not a problem of your code" in str(caught.value)
+    assert breaking.calls == 2 and caplog.text.count("starting it once more") == 1  # tried twice
     assert "sandbox setup failed in the worker: sandbox setup: FileNotFoundError" in caplog.text
     assert forgotten == [1]
+
+
+def test_a_sandbox_failing_once_to_start_starts_again(tmp_path, isolation, caplog, forgotten, monkeypatch):
+    """A failure before any student code ran may be the machine's for a moment (no process slot) or
+    its uid's: the worker starts once more, as another uid, and nobody is told of a failure."""
+    breaking = _breaking_setup(worker_module.launch_command, times=1)
+    monkeypatch.setattr(worker_module, "launch_command", breaking)
+    with caplog.at_level(logging.INFO, logger="grader.sandbox"):
+        with SandboxWorker(reference_copy(tmp_path / "sub"), QUICK) as worker:
+            worker.launch()
+            run = drive(worker)
+            assert (worker.launches, worker.relaunches) == (1, 0)  # not a restart charged to the student
+    assert breaking.calls == 2 and "starting it once more" in caplog.text
+    assert "sandbox setup failed" not in caplog.text and forgotten == []
+    assert [(o.kind, o.value) for o in run.outcomes] == [(o.kind, o.value) for o in reference_run().outcomes]
+    if isolation.as_root and os.geteuid() == 0:
+        assert breaking.uids[0] != breaking.uids[1]  # started again as another uid
 
 
 # -- the probe cache -------------------------------------------------------------------------
