@@ -338,7 +338,7 @@ def in_use(uid: int) -> list[int]:
     return processes_of(uid, zombies=True)
 
 
-def kill_all_of(lease: UidLease, rounds: int = 20, reap_s: float = 2.0) -> None:
+def kill_all_of(lease: UidLease, rounds: int = 20, reap_s: float = 0.5) -> bool:
     """SIGKILL every process of the lease's DEDICATED uid (setsid or not), pid by pid.
 
     Only for a lease held by this very process (never a forked copy, never
@@ -346,14 +346,15 @@ def kill_all_of(lease: UidLease, rounds: int = 20, reap_s: float = 2.0) -> None:
     pinned with a pidfd before its uid is checked, so a reused pid can never be
     hit; rounds repeat while a fork storm adds processes. Then it waits (up to ``reap_s``) for
     them to be reaped too: a zombie still counts against the next sandbox's ``RLIMIT_NPROC``.
+    Whether none is left, zombies included (an orphan's zombie waits for the init of the PID
+    namespace, which may reap only every few seconds: the caller then uses another uid).
     """
     if not lease.dedicated or not lease.held() or not is_root() or lease.uid < UID_POOL_START:
-        return
+        return True
     for _ in range(rounds):
         pids = processes_of(lease.uid)
         if not pids:
-            _await_reaping(lease.uid, reap_s)
-            return
+            return _reaped(lease.uid, reap_s)
         for pid in pids:
             try:
                 pidfd = os.pidfd_open(pid)
@@ -368,14 +369,15 @@ def kill_all_of(lease: UidLease, rounds: int = 20, reap_s: float = 2.0) -> None:
                 os.close(pidfd)
         time.sleep(0.005)
     log.warning("sandbox: processes of uid %d survived %d rounds of SIGKILL", lease.uid, rounds)
+    return False
 
 
-def _await_reaping(uid: int, wait_s: float) -> None:
-    """Wait until no zombie of ``uid`` is left (their parents, the sandbox's own init last, reap
-    them a moment after the kill)."""
+def _reaped(uid: int, wait_s: float) -> bool:
+    """Wait up to ``wait_s`` until no zombie of ``uid`` is left (their parents, the sandbox's own
+    init last, reap them a moment after the kill); whether none is."""
     deadline = time.monotonic() + wait_s
     while in_use(uid):
         if time.monotonic() > deadline:
-            log.warning("sandbox: processes of uid %d killed but not reaped within %g s", uid, wait_s)
-            return
+            return False
         time.sleep(0.002)
+    return True

@@ -59,7 +59,7 @@ from .isolation import Isolation
 from .launcher import launch_command
 from .limits import Budget, Limits
 from .probe import choose_isolation, forget_layer
-from .uids import UidLease, kill_all_of, lease_uid
+from .uids import UidLease, kill_all_of, lease_uid, processes_of
 
 log = logging.getLogger("grader.sandbox")
 ZYGOTE_LAYERS = ("bwrap",)  # layers whose sandbox stays, forking a fresh child per fresh()
@@ -629,8 +629,10 @@ class SandboxWorker(Worker):
             popen.wait(timeout=5)
         except subprocess.TimeoutExpired:
             log.error("sandbox: worker %d did not die after SIGKILL", popen.pid)
-        if self._lease is not None:
-            kill_all_of(self._lease)
+        if self._lease is not None and not kill_all_of(self._lease) and not processes_of(self._lease.uid):
+            # only zombies are left (a slow init reaps them later): they would count against the
+            # next start's RLIMIT_NPROC, so that start takes another uid
+            self._lease_another_uid()
         process.close_control()
         process.channel.close()
         channel = process.channel
