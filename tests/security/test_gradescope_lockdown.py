@@ -18,16 +18,21 @@ from pathlib import Path
 import pytest
 
 from grader.course.gradescope import LOCKDOWN_SH, SETUP_SH
-from grader.sandbox.uids import UID_POOL_SIZE, UID_POOL_START
+from grader.sandbox import uids
 
-SANDBOX_UID = UID_POOL_START + UID_POOL_SIZE - 1  # any uid of the pool: none is root's friend
 PRIVATE = ("source/course.json", "source/grader/traces/data/scorpion/deal-1.json",
            "source/.venv/lib/site-packages/grader/traces/data/scorpion/deal-1.json")
 
 
 def _as_sandbox_uid(*command: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(command, user=SANDBOX_UID, group=SANDBOX_UID, extra_groups=[],
-                          capture_output=True, text=True, timeout=30)
+    """``command`` as a uid of the pool (none is root's friend), leased meanwhile: no sandbox of
+    another test shares it."""
+    lease = uids.lease_uid()
+    try:
+        return subprocess.run(command, user=lease.uid, group=lease.uid, extra_groups=[],
+                              capture_output=True, text=True, timeout=30)
+    finally:
+        lease.release()
 
 
 def _layout(root):
