@@ -270,8 +270,11 @@ def _try_lease(lock_dir: Path, uid: int) -> UidLease | None:
             return None
     leftovers = in_use(uid)
     if leftovers:  # left by a grader that died (or not reaped yet): not ours to kill, so not ours to use
-        log.warning("sandbox: uid %d not leased: its processes %s outlived their grader or are not "
-                    "reaped yet", uid, leftovers[:8])
+        alive = processes_of(uid)
+        if alive:
+            log.warning("sandbox: uid %d not leased: its processes %s outlived their grader", uid, alive[:8])
+        else:  # a killed sandbox's orphans, waiting for a slow init: usual, and over in seconds
+            log.debug("sandbox: uid %d not leased: %d of its processes not reaped yet", uid, len(leftovers))
         os.close(fd)
         return None
     os.ftruncate(fd, 0)

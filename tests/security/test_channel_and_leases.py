@@ -326,12 +326,14 @@ def test_a_stale_lease_is_reclaimed_and_a_live_one_respected():
 
 
 @as_root
-def test_leftover_processes_of_a_uid_are_neither_reused_nor_killed():
+def test_leftover_processes_of_a_uid_are_neither_reused_nor_killed(caplog):
     uid = _free_uid()
     leftover = subprocess.Popen([SLEEP, "60"], user=uid, group=uid, extra_groups=[])
     try:
-        lease = uids.lease_uid(prefer=uid)
+        with caplog.at_level(logging.INFO, logger="grader.sandbox"):
+            lease = uids.lease_uid(prefer=uid)
         assert lease.uid != uid
+        assert f"uid {uid} not leased: its processes [{leftover.pid}] outlived their grader" in caplog.text
         lease.release()
         assert leftover.poll() is None
     finally:
@@ -350,13 +352,15 @@ def _zombies(uid: int, count: int) -> list[subprocess.Popen[bytes]]:
 
 
 @as_root
-def test_a_uid_whose_zombies_are_not_reaped_is_not_leased():
+def test_a_uid_whose_zombies_are_not_reaped_is_not_leased(caplog):
     held = uids.lease_uid(prefer=_free_uid())  # held while its zombies are made: nobody else takes it
     zombies = _zombies(held.uid, 3)
     try:
         held.release()
         assert uids.processes_of(held.uid) == []  # none is alive, yet each counts against RLIMIT_NPROC
-        lease = uids.lease_uid(prefer=held.uid)
+        with caplog.at_level(logging.INFO, logger="grader.sandbox"):
+            lease = uids.lease_uid(prefer=held.uid)
+        assert "outlived their grader" not in caplog.text  # usual (a slow init): no warning
         assert lease.dedicated and lease.uid != held.uid
         lease.release()
     finally:
