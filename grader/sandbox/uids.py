@@ -17,7 +17,9 @@ user) started them. So leases live in ONE directory for the machine
   replaces it), unless a process of that uid is still alive;
 * a uid whose processes are still alive (left by a grader that died) is
   never leased, and never swept by someone else: cleanup signals only
-  processes of a uid leased by this very process (:func:`kill_all_of`).
+  processes of a uid leased by this very process (:func:`kill_all_of`);
+* nor is a uid with processes ended but not reaped (:func:`in_use`): they
+  still count against the next sandbox's ``RLIMIT_NPROC``.
 
 Leasing takes ``pool.lock`` for the scan, so reclaiming cannot race. A forked
 child gets no lease of its parent (:func:`_after_fork`): it leases its own.
