@@ -31,6 +31,8 @@ from typing import TYPE_CHECKING, Any
 
 from solitaire.errors import UserError
 
+from ..nbgrader_import import skip_unused_helpers
+
 if TYPE_CHECKING:
     from .gradebook import CourseGradebook
 
@@ -55,6 +57,7 @@ def require_gradebook_extra() -> None:
 def course_gradebook() -> type[CourseGradebook]:
     """The gradebook class, imported on first use (nbgrader takes seconds to import and is an
     optional extra: only the process that writes or reads the gradebook needs it)."""
+    skip_unused_helpers()
     try:
         from .gradebook import CourseGradebook
     except ModuleNotFoundError as missing:

@@ -25,6 +25,7 @@ from solitaire.errors import UserError
 from solitaire.variation import RULE_METHODS
 
 from .. import project, pysource
+from ..nbgrader_import import skip_unused_helpers
 
 REFERENCE_DIR = Path(reference.__file__).resolve().parent
 PROJECT_ROOT = project.ROOT
@@ -68,6 +69,7 @@ class BuildResult:
 
 def clear_solutions(source: str) -> str:
     """``source`` with every solution region replaced by nbgrader's code stub."""
+    skip_unused_helpers()
     try:  # imported here: nbgrader is slow to import, only the build needs it, and it is an extra
         import nbformat
         from nbgrader.preprocessors import ClearSolutions
