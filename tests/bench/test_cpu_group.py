@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 import subprocess
 import sys
 import time
@@ -13,6 +14,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 
 from cpu_group import CpuCounter  # noqa: E402
 
+SPIN = "import time\nwhile time.process_time() < 0.4:\n    pass\n"
+
 
 def test_an_orphan_that_nobody_waits_for_is_counted() -> None:
     counter = CpuCounter()
@@ -20,9 +23,11 @@ def test_an_orphan_that_nobody_waits_for_is_counted() -> None:
         if not counter.complete:
             pytest.skip("no cgroup of our own here (not root): the counter falls back to getrusage")
         before = counter.seconds()
-        # a grandchild that spins for 0.4 s of CPU; its parent exits at once, so it is reparented
-        # and never waited for by this process (as a sandbox's zygote and children are not)
-        subprocess.run(["sh", "-c", "(timeout 0.4 sh -c 'while :; do :; done' &) ; exit 0"], check=True)
+        # a grandchild that spins until it has used 0.4 s of CPU (not of wall time: the other test
+        # worker may share the CPU); its parent exits at once, so it is reparented and never waited
+        # for by this process (as a sandbox's zygote and children are not)
+        spin = f"{shlex.quote(sys.executable)} -c {shlex.quote(SPIN)}"
+        subprocess.run(["sh", "-c", f"({spin} &) ; exit 0"], check=True)
         deadline = time.monotonic() + 10
         while counter.seconds() - before < 0.3 and time.monotonic() < deadline:
             time.sleep(0.05)
