@@ -144,7 +144,7 @@ class Report:
             leaks = [o for o in outcomes if o.killed and o.lost and not o.own_category_only]
             if leaks:
                 why.append(f"{len(leaks)} {which} mutants lose points outside their own method")
-            low = [o for o in outcomes if o.killed and own_loss(o) is not None and own_loss(o) < MIN_LOSS]
+            low = [o for o in outcomes if o.killed and (loss := own_loss(o)) is not None and loss < MIN_LOSS]
             if low:
                 why.append(f"{len(low)} {which} mutants lose less than {MIN_LOSS:.0%} of their method")
             median = median_loss(outcomes)
@@ -285,7 +285,8 @@ def replace_region(source: str, method: str, body: str) -> str:
 def replace_regions(source: str, body: str, methods: set[str] | None = None) -> str:
     """``source`` with the solution region of each of ``methods`` (every one: None) replaced by
     the lines of ``body``, at the region's indentation."""
-    out, inside, current = [], False, None
+    out: list[str] = []
+    inside, current = False, None
     for line in source.splitlines():
         stripped = line.strip()
         found = re.match(r"def (\w+)\(", stripped)
@@ -316,7 +317,7 @@ def constant_scores(name: str, source: str, rubric: Rubric, traces: list[dict], 
     """Per rule method: the constant answer that scores best in that method, and its points.
     ``run_family(label, mutants, timeout)`` grades them (default: :func:`mutants.run`, unshown)."""
     methods = list(catalog.points(name))
-    items = []
+    items: list[mutants.Mutant] = []
     for method in methods:
         for value in CONSTANTS:
             code = compile(constant_source(source, method, value), f"<constant {method}={value}>", "exec")

@@ -95,9 +95,9 @@ def score_tests(rubric: Rubric, cells: dict[str, dict[str, list[int]]],
                 item.first_failure = found
                 break
         if item.first_failure is None and not item.ok:  # a failure outside the test's own traces
-            for trace, per_method in failures.items():
-                if rubric.test_of(trace, item.method) == item.test.id and item.method in per_method:
-                    item.first_failure = per_method[item.method]
+            for trace, failed in failures.items():
+                if rubric.test_of(trace, item.method) == item.test.id and item.method in failed:
+                    item.first_failure = failed[item.method]
                     break
     methods: dict[str, MethodScore] = {}
     for test in rubric.tests:

@@ -151,5 +151,5 @@ class Osmosis(Variation):
         to the search."""
         base = state["f1"].cards[0]
         sources = [p for p in self.piles(TABLEAU)
-                   if state[p].top_is_face_up and state.top(p).rank != base.rank]
+                   if state[p].top_is_face_up and state[p].cards[-1].rank != base.rank]
         return safe_foundation_move(self, state, sources)

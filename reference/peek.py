@@ -148,5 +148,5 @@ class Peek(Variation):
         starts matters) and waste cards (the stock's grouping by three) are left
         to the search."""
         base = state["f1"].cards[0]
-        sources = [p for p in self.piles(TABLEAU) if state[p].cards and state.top(p).rank != base.rank]
+        sources = [p for p in self.piles(TABLEAU) if state[p].cards and state[p].cards[-1].rank != base.rank]
         return safe_foundation_move(self, state, sources)

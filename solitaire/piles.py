@@ -11,7 +11,7 @@ Pile names: ``t1``.. tableau, ``f1``.. foundations, ``s`` stock, ``w`` waste,
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .cards import Card
@@ -34,7 +34,7 @@ class Pile:
 
     __slots__ = ("cards", "down", "_hash")
 
-    def __init__(self, cards: Sequence[Card] = (), down: int = 0) -> None:
+    def __init__(self, cards: Iterable[Card] = (), down: int = 0) -> None:
         self.cards: tuple[Card, ...] = tuple(cards)
         if not 0 <= down <= len(self.cards):
             raise ValueError(f"{down} face-down cards in a pile of {len(self.cards)}")

@@ -34,7 +34,8 @@ def pinned(pyproject: Path) -> list[str]:
     """``name==version`` of every distribution the base install of the project at ``pyproject``
     needs, as installed in this environment, sorted; UserError if one is not installed."""
     project = tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]
-    todo = [(Requirement(text), set()) for text in project.get("dependencies", [])]
+    todo: list[tuple[Requirement, set[str]]] = [(Requirement(text), set())
+                                                for text in project.get("dependencies", [])]
     found: dict[str, str] = {}
     while todo:
         requirement, parent_extras = todo.pop()

@@ -340,6 +340,8 @@ def _compiled(rules_file: str):
         from pathlib import Path  # (both loaded already, by the engine's catalog)
 
         spec = importlib.util.spec_from_file_location(Path(rules_file).stem, Path(rules_file))
+        if spec is None or spec.origin is None:  # no loader for the file: the children compile
+            return None
         with open(spec.origin, "rb") as handle:
             source = handle.read()
         return compile(source, spec.origin, "exec", dont_inherit=True)

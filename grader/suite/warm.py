@@ -89,7 +89,7 @@ class _TraceWorker(Worker):
         self._mask = mask
 
     def request(self, message: dict[str, Any]) -> dict[str, Any]:
-        return self._worker.request(message)  # type: ignore[no-any-return]
+        return self._worker.request(message)
 
     def release(self) -> None:
         """Give this thread its CPU mask back (once)."""
@@ -254,7 +254,7 @@ class WarmWorkers:
         """A fresh worker (launched, or failed to load); the next one starts launching now."""
         self.remaining -= 1
         if self._next is None:
-            return self.factory()  # type: ignore[no-any-return]
+            return self.factory()
         worker, launched = self._next
         launched.wait()
         self._next = None
