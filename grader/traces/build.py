@@ -18,7 +18,7 @@ import hashlib
 import importlib
 import itertools
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -105,7 +105,7 @@ class Kit:
         store[trace["name"]] = trace
         return trace
 
-    def position(self, text: str, options: dict[str, OptionValue] | None = None) -> State:
+    def position(self, text: str, options: Mapping[str, OptionValue] | None = None) -> State:
         """A constructed position from canonical text without its header lines.
 
         ``text`` lists ``phase ...`` (optional) and pile lines; piles not listed

@@ -15,7 +15,7 @@ each redeal, one of them with empty auxiliary stacks (BD2, BD7, G5).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from solitaire import engine
 from solitaire.cards import ACE, KING, SUITS, Card
@@ -155,7 +155,7 @@ def mined_positions(kit: Kit) -> None:
                         return f"{source}>{foundation}"
         return None
 
-    mined: dict[str, tuple[Callable[[State], bool], Callable[[State], list[Move | str | None]],
+    mined: dict[str, tuple[Callable[[State], bool], Callable[[State], Sequence[Move | str | None]],
                            list[str], str]] = {
         "empty-foundation-after-picks": (
             lambda s: s.counters["picks"] == 0 and len(s.piles["s"]) == 68,

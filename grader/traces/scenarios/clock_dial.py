@@ -14,9 +14,11 @@ but the wrong colour or suit is refused (CK4, CK5).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from solitaire.cards import KING, SUITS, Card
 from solitaire.piles import Pile
-from solitaire.state import State
+from solitaire.state import OptionValue, State
 
 from ..build import Kit
 from ..builder import Rng, search_win
@@ -29,7 +31,8 @@ OTHER = {"C": "DH", "S": "DH", "D": "CS", "H": "CS"}
 MATE = {"C": "S", "S": "C", "D": "H", "H": "D"}
 
 
-def won_state(kit: Kit, rng: Rng, options: dict[str, object] | None = None, redeals: int = 1) -> State:
+def won_state(kit: Kit, rng: Rng, options: Mapping[str, OptionValue] | None = None,
+              redeals: int = 1) -> State:
     """Every rank pile full: primary suit, other colour, primary colour, other colour.
 
     The primary suit is the option's or a random one; with ``suit_sequence`` every
@@ -46,7 +49,7 @@ def won_state(kit: Kit, rng: Rng, options: dict[str, object] | None = None, rede
             second = rng.choice(list(OTHER[primary]))
         order = [primary, second, MATE[primary], MATE[second]]
         lines.append(f"{pile}: " + " ".join(str(Card(rank, suit)) for suit in order))
-    return kit.position("\n".join(lines), options)  # type: ignore[arg-type]
+    return kit.position("\n".join(lines), options)
 
 
 def scatter(state: State, card: Card, rng: Rng) -> bool:
@@ -156,8 +159,8 @@ def build(kit: Kit) -> None:
         "second-pass": (lambda s: s.counters.get("redeals") == 0 and len(s.piles["s"]) > 10, {},
                         rulings("G5", "CK1"), "G5: the second pass, no redeal left"),
     }
-    for name, (predicate, options, ids, description) in mined.items():
-        state = mine(kit, predicate, options=options, steps=160)
+    for name, (predicate, mined_options, ids, description) in mined.items():
+        state = mine(kit, predicate, options=mined_options, steps=160)
         if state is None:
             raise AssertionError(f"clock_dial: no seeded playout reaches {name}")
         scripted(kit, name, state, [], rulings=ids, description=description, then=16)

@@ -15,7 +15,7 @@ anything onto the main stack, foundation back).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from solitaire import engine
 from solitaire.cards import ACE, KING, Card
@@ -147,7 +147,7 @@ def build(kit: Kit) -> None:
                     return f"{source}>{foundation}"
         return None
 
-    mined: dict[str, tuple[Callable[[State], bool], Callable[[State], list[Move | str | None]],
+    mined: dict[str, tuple[Callable[[State], bool], Callable[[State], Sequence[Move | str | None]],
                            list[str], str]]
     mined = {
         "main-top-to-foundation": (
@@ -185,8 +185,8 @@ def build(kit: Kit) -> None:
             "G4: the drawn card fits a foundation; it may go onto an auxiliary stack all the same"),
     }
     for name, (predicate, moves, ids_, description) in mined.items():
-        state = mine(kit, predicate, steps=120)
-        if state is None:
+        found = mine(kit, predicate, steps=120)
+        if found is None:
             raise AssertionError(f"color_star: no seeded playout reaches {name}")
-        scripted(kit, name, state, [m for m in moves(state) if m is not None], rulings=ids_,
+        scripted(kit, name, found, [m for m in moves(found) if m is not None], rulings=ids_,
                  description=description, then=16)

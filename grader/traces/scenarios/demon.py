@@ -73,6 +73,12 @@ def scatter(state: State, card: Card, rng: Rng) -> bool:
     return True
 
 
+def _to_pile(state: State, card: Card, rng: Rng) -> bool:
+    """A pulled card goes onto any tableau pile."""
+    state.put(rng.choice(PILES), [card])
+    return True
+
+
 def finish(state: State) -> None:
     """Settle the position: spaces filled from the reserve, its top face up, the stock face down."""
     for pile in PILES:
@@ -184,8 +190,7 @@ def build(kit: Kit) -> None:
     scripted(kit, "redeals-used-up", used, ["redeal"], rulings=rulings("DM7", "G5"), then=12,
              description="DM7: six passes: no redeal is left")
     empty_waste = won_state(kit, Rng("demon-empty-waste"), {}, 2)
-    pull_from_foundations(empty_waste, Rng("demon-empty-waste-pull"), 6, FOUNDATIONS,
-                          lambda s, c, r: (s.put(r.choice(PILES), [c]), True)[1])
+    pull_from_foundations(empty_waste, Rng("demon-empty-waste-pull"), 6, FOUNDATIONS, _to_pile)
     scripted(kit, "redeal-empty-waste", empty_waste, ["redeal", "redeal", "redeal", "s>w"],
              rulings=rulings("DM7", "G5"), then=20,
              description="G5 (tightened): with the stock and the waste empty a redeal is still legal "

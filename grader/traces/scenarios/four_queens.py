@@ -13,9 +13,11 @@ the redeals used up (G5); positions mined from seeded playouts in each phase.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from solitaire.cards import ACE, JACK, KING, QUEEN, SUITS, Card
 from solitaire.piles import Pile
-from solitaire.state import State
+from solitaire.state import OptionValue, State
 
 from ..build import Kit
 from ..builder import Rng
@@ -31,7 +33,8 @@ DEAL_RULINGS = rulings("FQ1", "G3", "G4")
 OPEN = {"strict_phases": False}
 
 
-def won_state(kit: Kit, rng: Rng, options: dict[str, object] | None = None, redeals: int = 2) -> State:
+def won_state(kit: Kit, rng: Rng, options: Mapping[str, OptionValue] | None = None,
+              redeals: int = 2) -> State:
     """Every card placed: a queen on each queen slot, full five- and six-stacks, suits shuffled."""
     lines = [f"phase play redeals={redeals}"]
     for slots, ranks in ((QUEENS, (QUEEN,)), (FIVES, FIVE_STACK), (SIXES, SIX_STACK)):
@@ -39,7 +42,7 @@ def won_state(kit: Kit, rng: Rng, options: dict[str, object] | None = None, rede
         rng.shuffle(suits)
         for slot, suit in zip(slots, suits, strict=True):
             lines.append(f"{slot}: " + " ".join(str(Card(rank, suit)) for rank in ranks))
-    return kit.position("\n".join(lines), options)  # type: ignore[arg-type]
+    return kit.position("\n".join(lines), options)
 
 
 def scatter(state: State, card: Card, rng: Rng) -> bool:
@@ -69,8 +72,8 @@ def emptied(state: State, slots: tuple[str, ...], rng: Rng) -> State:
     return state
 
 
-def arranged(kit: Kit, placed: dict[str, list[Card]], stock_top: list[Card], options: dict[str, object],
-             redeals: int = 2) -> State:
+def arranged(kit: Kit, placed: dict[str, list[Card]], stock_top: list[Card],
+             options: Mapping[str, OptionValue], redeals: int = 2) -> State:
     """A position: ``placed`` on the slots, ``stock_top`` the next stock cards (drawn first
     first), every other card in the stock below them in pack order."""
     used = {card for cards in placed.values() for card in cards} | set(stock_top)
@@ -79,7 +82,7 @@ def arranged(kit: Kit, placed: dict[str, list[Card]], stock_top: list[Card], opt
     lines = [f"phase play redeals={redeals}", "s: " + " ".join(str(c).lower() for c in stock[:-1])
              + f" {stock[-1]}"]
     lines += [f"{slot}: " + " ".join(map(str, cards)) for slot, cards in placed.items()]
-    return kit.position("\n".join(lines), options)  # type: ignore[arg-type]
+    return kit.position("\n".join(lines), options)
 
 
 def build(kit: Kit) -> None:
@@ -167,10 +170,10 @@ def build(kit: Kit) -> None:
             "FQ4 with strict_phases=false: a stack is built while queen slots are still empty"),
     }
     for name, (predicate, options, ids, description) in mined.items():
-        state = mine(kit, predicate, options=options, steps=200)
-        if state is None:
+        found = mine(kit, predicate, options=options, steps=200)
+        if found is None:
             raise AssertionError(f"four_queens: no seeded playout reaches {name}")
-        scripted(kit, name, state, [], rulings=ids, description=description, then=16)
+        scripted(kit, name, found, [], rulings=ids, description=description, then=16)
 
 
 def _drawn(state: State, rank: int) -> bool:

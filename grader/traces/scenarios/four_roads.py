@@ -150,13 +150,13 @@ def build(kit: Kit) -> None:
                           "FR3: a gap right of another gap takes nothing"),
     }
     for name, (predicate, description) in mined.items():
-        state = mine(kit, predicate, steps=120)
-        if state is None:
+        found = mine(kit, predicate, steps=120)
+        if found is None:
             raise AssertionError(f"four_roads: no seeded playout reaches {name}")
-        filled = next(c for c in CELLS if state.piles[c].cards)
-        other = next(c for c in reversed(CELLS) if state.piles[c].cards)
-        scripted(kit, name, state, [f"{filled}>{other}", f"{filled}>f1", "f1>t1", "f2>" + next(
-            c for c in CELLS if not state.piles[c].cards)], rulings=rulings("FR3"), then=16,
+        filled = next(c for c in CELLS if found.piles[c].cards)
+        other = next(c for c in reversed(CELLS) if found.piles[c].cards)
+        scripted(kit, name, found, [f"{filled}>{other}", f"{filled}>f1", "f1>t1", "f2>" + next(
+            c for c in CELLS if not found.piles[c].cards)], rulings=rulings("FR3"), then=16,
             description=description + "; a card never goes onto a card, nothing goes to or comes from "
             "the aces' column")
 

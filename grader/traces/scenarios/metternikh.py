@@ -127,15 +127,15 @@ def build(kit: Kit) -> None:
              description="G5: with the stock and the waste empty the redeal is still legal once; empty "
              "horseshoe piles take nothing by a move (MK5)")
     # G4: the drawn card fits f1 and may be discarded all the same; mined from playouts
-    state = mine(kit, lambda s: any(m.kind == "move" and m.source == "s" and m.target == "f1"
+    drawn = mine(kit, lambda s: any(m.kind == "move" and m.source == "s" and m.target == "f1"
                                     for m in engine.legal_moves(kit.variation, s)), steps=80)
-    if state is None:
+    if drawn is None:
         raise AssertionError("metternikh: no seeded playout draws a card that fits f1")
-    scripted(kit, "drawn-fits", state, ["s>w", "w>f1"], rulings=rulings("G4", "MK3"), then=16,
+    scripted(kit, "drawn-fits", drawn, ["s>w", "w>f1"], rulings=rulings("G4", "MK3"), then=16,
              description="G4: the drawn card fits f1; it may be discarded and then played from the waste")
-    state = mine(kit, lambda s: s.counters["redeals"] == 0 and len(s.piles["s"]) < 20, steps=400,
-                 action_bias=0.6)
-    if state is None:
+    second = mine(kit, lambda s: s.counters["redeals"] == 0 and len(s.piles["s"]) < 20, steps=400,
+                  action_bias=0.6)
+    if second is None:
         raise AssertionError("metternikh: no seeded playout reaches the second pass")
-    scripted(kit, "second-pass", state, [], rulings=rulings("MK6", "G5"), then=40,
+    scripted(kit, "second-pass", second, [], rulings=rulings("MK6", "G5"), then=40,
              description="MK6: the second pass, after the one redeal; no more redeals")

@@ -16,11 +16,12 @@ short deal from a constructed stock (ML3).
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 
 from solitaire.cards import ACE, KING, SUITS, Card, parse_card
 from solitaire.moves import action
 from solitaire.piles import Pile
-from solitaire.state import State
+from solitaire.state import OptionValue, State
 
 from ..build import Kit
 from ..builder import Rng
@@ -73,12 +74,12 @@ def _to_reserve(state: State, card: Card, rng: Rng) -> bool:
     return True
 
 
-def _with_options(state: State, options: dict[str, object]) -> State:
+def _with_options(state: State, options: Mapping[str, OptionValue]) -> State:
     state.options = {**state.options, **options}
     return state
 
 
-def position(kit: Kit, piles: dict[str, str], options: dict[str, object] | None = None,
+def position(kit: Kit, piles: dict[str, str], options: Mapping[str, OptionValue] | None = None,
              rest: str = "s") -> State:
     """A constructed position: the given piles (cards bottom first; stock cards face
     down), every other card on the foundations as ace-up suit runs. The cards that do

@@ -30,7 +30,7 @@ CELLS = tuple(f"c{i}" for i in range(1, 9))
 PILES = tuple(f"t{i}" for i in range(1, 7))
 DEAL, REDEAL = action("deal"), action("redeal")
 TRANSFER = {"foundation_transfer": True}
-OPTION_SETS = (("", {}), ("-transfer", TRANSFER))
+OPTION_SETS: tuple[tuple[str, dict[str, bool]], ...] = (("", {}), ("-transfer", TRANSFER))
 
 DEAL_RULINGS = rulings("NI1", "NI2", "X3", "X5")  # the rulings of the deal, named by the generic deal traces
 
@@ -69,6 +69,12 @@ def _to_cells(state: State, card: Card, rng: Rng) -> bool:
     if not empty:
         return False
     state.put(empty[0], [card])
+    return True
+
+
+def _to_middle_piles(state: State, card: Card, rng: Rng) -> bool:
+    """A pulled card goes onto one of t2..t5."""
+    state.put(rng.choice(PILES[1:5]), [card])
     return True
 
 
@@ -178,8 +184,8 @@ def _meeting(kit: Kit) -> None:
         line = search_win(kit.variation, builder.state, max_nodes=8000)
         if line is None:
             raise AssertionError(f"nivernaise: no winning line in foundations-meet{tag}")
-        for move in line:
-            builder.play(move)
+        for step in line:
+            builder.play(step)
         kit.add(builder)
 
 
@@ -254,8 +260,7 @@ def _few_cards_redeal(kit: Kit) -> None:
     for tag, options in OPTION_SETS:
         state = won_state(kit, Rng(f"nivernaise-few{tag}"), options, 2)
         rng = Rng(f"nivernaise-few-pull{tag}")
-        pull_from_foundations(state, rng, 14, [f"f{i}" for i in range(1, 9)],
-                              lambda st, card, r: st.put(r.choice(PILES[1:5]), [card]) is None)
+        pull_from_foundations(state, rng, 14, [f"f{i}" for i in range(1, 9)], _to_middle_piles)
         make_finish(kit)(state)
         builder = kit.trace(f"redeal-few-cards{tag}", state=state, rulings=rulings("NI7", "NI5", "X6"),
                             description="NI7: a redeal of 14 cards: the refill deals packets to t1..t4 "

@@ -114,7 +114,9 @@ def build(kit: Kit) -> None:
     mined: dict[str, Mined] = {
         "corner-refilled": (
             lambda s: len(s.piles["s"]) >= 5 and any(
-                len(s.piles[t]) == 1 and _legal(kit, s, lambda m, t=t: m.kind == "move" and m.source == t)
+                # t=t binds this corner; mypy cannot infer such a lambda (python/mypy#15459)
+                len(s.piles[t]) == 1
+                and _legal(kit, s, lambda m, t=t: m.kind == "move" and m.source == t)  # type: ignore[misc]
                 for t in CORNERS),
             lambda s: [next(m for t in CORNERS if len(s.piles[t]) == 1
                             for m in engine.legal_moves(kit.variation, s)
@@ -162,7 +164,8 @@ def build(kit: Kit) -> None:
         scripted(kit, name, state, [m for m in moves(state) if m is not None], rulings=ids,
                  description=description, then=16)
     state = mine(kit, lambda s: _legal(kit, s, lambda m: m.kind == "move" and m.target in CORNERS
-                                       and s.piles[m.source].top.suit != s.piles[m.target].top.suit)
+                                       and s.piles[m.source].cards[-1].suit
+                                       != s.piles[m.target].cards[-1].suit)
                  is not None, options=ANY_SUIT, steps=600, action_bias=0.5)
     if state is None:
         raise AssertionError("octagon: no seeded playout reaches any-suit-corner")

@@ -164,8 +164,8 @@ def build(kit: Kit) -> None:
             "G4: the drawn card fits a foundation; it may go onto an auxiliary stack all the same"),
     }
     for name, (predicate, moves, ids, description) in mined.items():
-        state = mine(kit, predicate, steps=120)
-        if state is None:
+        found = mine(kit, predicate, steps=120)
+        if found is None:
             raise AssertionError(f"open_stack: no seeded playout reaches {name}")
-        scripted(kit, name, state, [m for m in moves(state) if m is not None], rulings=ids,
+        scripted(kit, name, found, [m for m in moves(found) if m is not None], rulings=ids,
                  description=description, then=16)

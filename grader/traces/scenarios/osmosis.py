@@ -61,6 +61,14 @@ def won_osmosis(kit: Kit, rng: Rng) -> State:
     return kit.position("\n".join(lines))
 
 
+def _to_waste(state: State, card: Card, rng: Rng) -> bool:
+    """A pulled card goes onto the waste, as long as the foundations stay consistent."""
+    if not consistent(state):
+        return False
+    state.put("w", [card])
+    return True
+
+
 def make_scatter():  # noqa: ANN201 - a Scatter
     """A card pulled off a foundation goes onto a tableau pile (mostly), the waste or the
     stock, as long as the foundations stay consistent; f1's base card never moves."""
@@ -124,7 +132,7 @@ def build_scenarios(kit: Kit, ids: dict[str, list[str]], tableau_down: bool, tag
                  description=f"{pulls} cards off the foundations, spread over piles, waste and stock, "
                  "base cards of f2..f4 among them; the trace plays a winning line found by search")
     near_won(kit, "piles-cleared", won_osmosis(kit, Rng(f"{tag}-cleared")),
-             lambda s, c, r: consistent(s) and (s.put("w", [c]) or True), 6, finish=finish,
+             _to_waste, 6, finish=finish,
              neutral=DRAW, rulings=ids["won"], keep=0, attempts=12, max_nodes=5000,
              description="every pile empty, the stock exhausted, cards left in the waste: not won "
              "until they are on the foundations")

@@ -87,7 +87,7 @@ def _strip_first(state: State, rng: Rng) -> State:
     while state.piles["f1"].cards:
         card = state.piles["f1"].top
         state.take("f1")
-        scatter(state, card, rng)  # type: ignore[arg-type]
+        scatter(state, card, rng)
     return state
 
 

@@ -13,7 +13,7 @@ foundation to stack, a card one rank higher onto the stack).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from solitaire import engine
 from solitaire.cards import ACE, KING, SUITS, Card
@@ -101,7 +101,8 @@ def build(kit: Kit) -> None:
         return lambda s: _legal(kit, s, lambda m: m.kind == kind and m.source == source
                                 and (not target or (m.target or "").startswith(target)))
 
-    mined: dict[str, tuple[Callable[[State], bool], Callable[[State], list[Move | str]], int, list[str], str]]
+    mined: dict[str, tuple[Callable[[State], bool], Callable[[State], Sequence[Move | str | None]], int,
+                           list[str], str]]
     mined = {
         "refill-from-stock": (
             lambda s: _stack_leaves(kit, s, False),
@@ -155,10 +156,10 @@ def build(kit: Kit) -> None:
             "PS5: three passes are used up: no redeal, no s>w"),
     }
     for name, (predicate, moves, steps, ids, description) in mined.items():
-        state = mine(kit, predicate, steps=steps, action_bias=0.5)
-        if state is None:
+        found = mine(kit, predicate, steps=steps, action_bias=0.5)
+        if found is None:
             raise AssertionError(f"permanent_stack: no seeded playout reaches {name}")
         if name == "ace-on-stack":
-            state = king_drawn(state)
-        scripted(kit, name, state, [m for m in moves(state) if m is not None], rulings=ids,
+            found = king_drawn(found)
+        scripted(kit, name, found, [m for m in moves(found) if m is not None], rulings=ids,
                  description=description, then=16)

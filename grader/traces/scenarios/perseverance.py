@@ -67,7 +67,7 @@ def _spread(kit: Kit, name: str, count: int, piles: tuple[str, ...], redeals: in
         foundation = rng.choice([f for f in FOUNDATIONS if len(state.piles[f]) > 1])
         card = state.piles[foundation].top
         state.take(foundation)
-        scatter(state, card, rng)  # type: ignore[arg-type]
+        scatter(state, card, rng)
     return state
 
 
@@ -104,10 +104,10 @@ def build(kit: Kit) -> None:
                                "both redeals used: no redeal; play goes on"),
         }
         for name, (predicate, ids, description) in mined.items():
-            state = mine(kit, predicate, options=options, steps=300, action_bias=0.05)
-            if state is None:
+            found = mine(kit, predicate, options=options, steps=300, action_bias=0.05)
+            if found is None:
                 raise AssertionError(f"perseverance: no seeded playout reaches {name}{tag}")
-            scripted(kit, name + tag, state, [], rulings=ids, description=description, then=20)
+            scripted(kit, name + tag, found, [], rulings=ids, description=description, then=20)
     # one card left: a redeal deals it to t1; once it goes up the game is won, and no redeal
     # is legal although one is left
     state = _spread(kit, "last-card", 1, ("t7",), 2, {})

@@ -16,13 +16,13 @@ to a stack, foundation back).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from solitaire import engine
 from solitaire.cards import ACE, KING, SUITS, Card
 from solitaire.moves import Move
 from solitaire.piles import Pile
-from solitaire.state import State
+from solitaire.state import OptionValue, State
 
 from ..build import Kit
 from ..builder import Rng
@@ -35,7 +35,8 @@ STACKS = tuple(f"t{i}" for i in range(1, 4))
 DEAL_RULINGS = rulings("RB1", "G3", "G6")  # the rulings of the deal, named by the generic deal traces
 
 
-def won_state(kit: Kit, rng: Rng, redeals: int = 1, options: dict[str, object] | None = None) -> State:
+def won_state(kit: Kit, rng: Rng, redeals: int = 1,
+              options: Mapping[str, OptionValue] | None = None) -> State:
     """Every card on the foundations, each 13 cards up from its own random base (K-A wrap), suits
     spread at random; the redeal left or used up."""
     by_rank: dict[int, list[Card]] = {}

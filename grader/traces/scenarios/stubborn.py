@@ -172,9 +172,9 @@ def build(kit: Kit) -> None:
             lambda s: [first(moving("w", "t"))(s), "f1>t1", "f2>w"], rulings("SB4", "SB3"),
             "SB4: the waste top goes onto an auxiliary top; foundation cards never come back"),
         "ace-on-auxiliary": (
-            lambda s: any(s.piles[t].top is not None and s.piles[t].top.rank == ACE for t in STACKS),
+            lambda s: any((top := s.piles[t].top) is not None and top.rank == ACE for t in STACKS),
             lambda s: [f"{src}>{t}" for t in STACKS
-                       if s.piles[t].top is not None and s.piles[t].top.rank == ACE
+                       if (top := s.piles[t].top) is not None and top.rank == ACE
                        for src in ("s", "w", "r")], rulings("G9", "SB4"),
             "G9: an ace on top of an auxiliary stack takes nothing (no wrap)"),
         "drawn-fits-discarded": (

@@ -15,10 +15,12 @@ with an empty waste (G5).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from solitaire import engine
 from solitaire.cards import ACE, KING, QUEEN, SUITS, Card, parse_card
 from solitaire.piles import Pile
-from solitaire.state import State
+from solitaire.state import OptionValue, State
 
 from ..build import Kit
 from ..builder import PLAYOUT, Rng, playout
@@ -30,7 +32,8 @@ PLAYER = {"divan_fill": "player"}
 DEAL_RULINGS = rulings("SU1", "G3", "G4")
 
 
-def won_state(kit: Kit, rng: Rng, options: dict[str, object] | None = None, redeals: int = 2) -> State:
+def won_state(kit: Kit, rng: Rng, options: Mapping[str, OptionValue] | None = None,
+              redeals: int = 2) -> State:
     """Every card home: seven kings (both packs, less the Sultan) in a random order
     on f1..f7 with A..Q of their suit, f8 the ace of hearts to the queen, the Sultan on f9."""
     kings = [suit for suit in SUITS for _ in range(2)]
@@ -42,7 +45,7 @@ def won_state(kit: Kit, rng: Rng, options: dict[str, object] | None = None, rede
         lines.append(f"f{index}: " + " ".join(str(Card(rank, suit)) for rank in run))
     lines.append("f8: " + " ".join(str(Card(rank, "H")) for rank in range(ACE, QUEEN + 1)))
     lines.append("f9: KH")
-    return kit.position("\n".join(lines), options)  # type: ignore[arg-type]
+    return kit.position("\n".join(lines), options)
 
 
 def scatter(state: State, card: Card, rng: Rng) -> bool:
@@ -81,7 +84,7 @@ def to_divan_and_waste(state: State, card: Card, rng: Rng) -> bool:
 
 
 def pulled(kit: Kit, name: str, divan: dict[str, str], stock: str, waste: str,
-           options: dict[str, object] | None = None, redeals: int = 2) -> State:
+           options: Mapping[str, OptionValue] | None = None, redeals: int = 2) -> State:
     """The won state with foundation top cards moved, each card taken from the first
     foundation it tops: ``divan`` maps a slot to its card; ``stock`` lists the stock
     (drawn first first), ``waste`` the waste (top last)."""
