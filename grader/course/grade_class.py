@@ -65,7 +65,7 @@ from .collect import Collected, read_collected
 from .config import CourseConfig
 from .grade_outputs import OUTPUTS_VERSION, outputs_present, record_grade, sync_outputs
 from .grade_progress import GRADING, REACHING, STARTING, WRITING, RunProgress
-from .gradebook_opening import OpeningGradebook, opened
+from .gradebook_opening import OpeningGradebook, open_now, opened, start_opening
 from .gradebook_state import GradebookState, file_digest, inputs_digest, is_current
 from .graders import get as get_grader
 from .lock import course_lock
@@ -249,7 +249,7 @@ class ClassGrader:
             # the broker and a worker first: when they cannot be reached, that is the one line printed
             workers = self._connect_celery(broker, progress) if backend == "celery" and tasks else None
             store.forget_gradebook_state()  # the gradebook is about to change
-            # opened once the grading processes have started (gradebook_opening)
+            # opened in the background once the grading processes have started (gradebook_opening)
             with OpeningGradebook(config, writes.variations, writes.students, progress) as opening:
                 gradebook = cast("CourseGradebook", opening)
                 self._grade(tasks, jobs, regrade, workers, store, gradebook, gradable, report, progress,
@@ -286,7 +286,7 @@ class ClassGrader:
         rows = {row.student: row for row in gradable}
         pending = list(tasks)
         if workers is not None and pending:
-            gradebook = opened(gradebook)
+            start_opening(gradebook)
             try:
                 self._run_celery(pending, workers, regrade, store, gradebook, rows, report, progress,
                                  on_result)
@@ -339,7 +339,7 @@ class ClassGrader:
                 stop_on_error(pool):
             futures: dict[Future[GradeOutcome], GradeTask] = {pool.submit(grade_one, t): t
                                                               for t in longest_first(tasks)}
-            gradebook = opened(gradebook)  # while the first submissions are graded
+            start_opening(gradebook)  # in the background, while the first submissions are graded
             progress.phase(GRADING if attempt == 0 else f"{GRADING} (retry)", total=len(tasks))
             for future in as_completed(futures):
                 task = futures[future]
@@ -409,8 +409,11 @@ class ClassGrader:
         self.publish_feedback(task.student, Path(task.out_dir), rows[task.student], result)
         publication.record(store.connection, task.key, self.config.feedback_dir / task.student)
         report.graded.append(task.key)
+        ready = open_now(gradebook)
+        if ready is None:  # still opening: written with every stored result at the end (_write_all)
+            return
         try:
-            self.record(gradebook, rows[task.student], result)
+            self.record(ready, rows[task.student], result)
         except Exception as error:  # noqa: BLE001 - stored; the next run writes the gradebook again
             report.failed.append((task.student, f"graded and stored, but not written to the gradebook: "
                                                 f"{type(error).__name__}: {error}"))

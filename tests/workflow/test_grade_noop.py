@@ -7,6 +7,7 @@ import io
 import shutil
 import subprocess
 import sys
+import time
 
 import pytest
 from rich.console import Console
@@ -144,14 +145,41 @@ def test_a_grading_run_names_each_phase_then_says_how_long_each_took(collected_c
     grade_class.grade_class(course, jobs=1, grader="static", console=console)
     lines = console.file.getvalue().splitlines()
     phases = [line.split(" s  ", 1)[1] for line in lines if " s  " in line and " s    " not in line]
-    # the gradebook is opened once the grading processes have started (gradebook_opening)
-    assert phases == ["starting 1 grading process(es)", OPENING, GRADING, WRITING]
+    # the gradebook opens in the background once the grading processes have started; the run
+    # waits for it only to write it, a phase shown when there was a wait (gradebook_opening)
+    waited = OPENING in phases
+    assert phases == ["starting 1 grading process(es)", GRADING] + [OPENING] * waited + [WRITING]
     assert sorted(line.split()[-1] for line in lines if " s    " in line) == ["ada", "dee"]
     assert {line.split()[-2] for line in lines if " s    " in line} == {"1/2", "2/2"}
     last = lines[-1]
     assert last.startswith("2 graded, 0 already graded, 0 failed (")
-    for name in (COLLECTING, OPENING, GRADING, WRITING):
+    for name in (COLLECTING, GRADING, WRITING) + (OPENING,) * waited:
         assert f"{name} " in last
+
+
+def test_results_are_stored_and_shown_while_the_gradebook_opens(collected_class, tmp_path, monkeypatch):
+    """The gradebook opens in a thread of its own: a slow opening holds up no result (each is
+    stored, published and shown as it comes), and every result still reaches the gradebook."""
+    course = config.load(shutil.copytree(collected_class.directory, tmp_path / "c", symlinks=True))
+    console = quiet()
+    seen_before_open: list[bool] = []
+
+    class SlowToOpen(gradebook.CourseGradebook):
+        def __init__(self, course_config):
+            deadline = time.monotonic() + 60
+            while "2/2" not in console.file.getvalue() and time.monotonic() < deadline:
+                time.sleep(0.05)
+            seen_before_open.append("2/2" in console.file.getvalue())
+            super().__init__(course_config)
+
+    monkeypatch.setattr("grader.course.gradebook_opening.course_gradebook", lambda: SlowToOpen)
+    report = grade_class.grade_class(course, jobs=1, grader="static", console=console)
+    assert sorted(k.student for k in report.graded) == ["ada", "dee"] and not report.failed
+    assert seen_before_open == [True]  # both results were shown before the gradebook opened
+    rows = {row.student: row for row in export.grade_rows(course)}
+    assert rows["ada"].raw_score and rows["dee"].raw_score is not None
+    with ResultStore(course.results_path) as store:
+        assert store.gradebook_state(course.gradebook_db_url()) is not None  # written, then kept
 
 
 def test_the_live_line_shows_the_current_phase_on_a_terminal():
