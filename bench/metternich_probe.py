@@ -56,19 +56,10 @@ class NoDisabling(Metternich):
         return False
 
 
-class FilledSpaces(NoDisabling):
-    """Never disabled, and a space takes any run."""
-
-    def space_accepts(self, state: State, pile: str, cards: tuple, source: str) -> bool:
-        return True
-
-    def solver_priority(self, state: State, move: Move) -> int:
-        return 0
-
-
 class FilledSpacesM5(Metternich):
-    """A space takes any run, and while a column is empty the columns right of the leftmost
-    empty one are disabled (the seed text's words, with spaces that may be filled)."""
+    """A space takes any run from a column that is not disabled (or the stock or waste), and while
+    a column is empty the columns right of the leftmost empty one are disabled (the seed text's
+    words, with spaces that may be filled)."""
 
     def space_accepts(self, state: State, pile: str, cards: tuple, source: str) -> bool:
         disabled = self._disabled_columns(state)
@@ -81,12 +72,8 @@ class FilledSpacesM5(Metternich):
         return False
 
 
-class MoreRedeals(NoDisabling):
-    """Never disabled, five redeals."""
-
-    def deal(self, state: State, cards: Sequence[Card]) -> None:
-        super().deal(state, cards)
-        state.counters["redeals"] = PROBE_REDEALS
+class FilledSpaces(NoDisabling, FilledSpacesM5):
+    """Never disabled, and a space takes any run."""
 
 
 class MoreRedealsM5(Metternich):
@@ -98,6 +85,10 @@ class MoreRedealsM5(Metternich):
 
     def hopeless(self, state: State) -> bool:  # its waste argument assumes the one redeal
         return False
+
+
+class MoreRedeals(NoDisabling, MoreRedealsM5):
+    """Never disabled, five redeals."""
 
 
 PROBES = {"ruled": Metternich, "no_m5": NoDisabling, "spaces": FilledSpaces, "spaces_m5": FilledSpacesM5,

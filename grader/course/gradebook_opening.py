@@ -77,9 +77,8 @@ class OpeningGradebook:
                 self._open_now()
             else:
                 self._thread.join()
-                if self._failure is not None:
-                    failure, self._failure, self._thread = self._failure, None, None
-                    raise failure
+        if self._failure is not None:  # the thread's: said in every call, never opened twice
+            raise self._failure
         assert self._gradebook is not None
         return self._gradebook
 
@@ -115,5 +114,5 @@ def open_now(gradebook: Any) -> Any:
     """``gradebook`` if it can be used without waiting (open, or not an :class:`OpeningGradebook`),
     else None."""
     if isinstance(gradebook, OpeningGradebook):
-        return gradebook._gradebook if gradebook.is_open else None
+        return gradebook.open() if gradebook.is_open else None
     return gradebook
