@@ -47,6 +47,7 @@ from solitaire.replay import planned
 from solitaire.variation import Variation
 
 from . import bugs, catalog, mutants, pysource
+from .gate import CONSTANT_MAX, MEDIAN_LOSS, MIN_LOSS
 from .grade import (
     grade_in_process,
     grade_submission,
@@ -61,9 +62,6 @@ from .traces.build import ROOT, option_sets, reference_variation
 
 SURVIVORS_DIR = Path(__file__).resolve().parent / "survivors"
 EQUIVALENT = "equivalent:"
-MIN_LOSS = 0.20  # every detected mutant loses at least this share of its own method's points
-MEDIAN_LOSS = 0.40  # and the median over a family at least this
-CONSTANT_MAX = 10.0  # points constant answers may earn, summed over the methods
 CONSTANTS = ("True", "False", "None", "[]")
 #: grades a family of mutants: (label, mutants, timeout) -> their outcomes
 Family = Callable[[str, list[mutants.Mutant], float], list[mutants.Outcome]]

@@ -18,6 +18,8 @@ from typing import Any
 from solitaire import cli
 from solitaire.errors import UserError
 
+from . import gate
+
 
 def register(subparsers: Any) -> None:
     """Add ``grade``, ``traces build``, ``traces check`` and ``check-suite``."""
@@ -69,11 +71,15 @@ def register(subparsers: Any) -> None:
 
     check = cli.add_command(
         subparsers, "check-suite", "measure the hidden suite: reference, starter, mutants",
-        "For each variation: grade the reference (must be full marks) and the starter\n"
-        "(must be 0) like a submission, then grade every AST mutant of the reference's\n"
-        "solution regions and report the kill rate (target 98%), whether each mutant lost\n"
-        "points only in its own rule's category, and the survivors with the reasons from\n"
-        "grader/survivors/<V>.txt. Exit status 1 when a variation fails the gate.\n"
+        "For each variation: grade the reference (must be full marks), the starter (must\n"
+        "be 0) and the independent implementation (full marks, where there is one) like a\n"
+        "submission, then every AST mutant of the reference's solution regions and every\n"
+        "catalogued student bug (grader/bugs/<V>.toml). The gate: every mutant detected\n"
+        "(AST survivors only with a reason in grader/survivors/<V>.txt), each losing points\n"
+        f"only in its own method and at least {gate.MIN_LOSS:.0%} of them, a median loss of\n"
+        f"{gate.MEDIAN_LOSS:.0%} or more per family, and constant answers earning at most "
+        f"{gate.CONSTANT_MAX:g} points.\n"
+        "Exit status 1 when a variation fails the gate (docs/grading.md, \"The quality gate\").\n"
         "Progress goes to stderr with an estimate of the time left: per family of mutants\n"
         "(per variation with --no-mutants). With mutants a variation takes minutes.",
         ["solitaire check-suite scorpion --jobs 2", "solitaire check-suite --no-mutants"],

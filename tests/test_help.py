@@ -50,3 +50,16 @@ def test_script_help(script):
     assert result.returncode == 0, result.stderr
     assert "Traceback" not in result.stderr
     assert "usage:" in result.stdout
+
+
+def test_check_suite_help_states_the_gate_it_enforces():
+    """The help names the thresholds check-suite applies (it once promised a 98% kill rate, a gate
+    the command never had: every mutant must be detected)."""
+    from grader import check_suite
+
+    text = " ".join(run_help(["check-suite"]).stdout.split())
+    assert "kill rate" not in text
+    assert f"at least {check_suite.MIN_LOSS:.0%} of them" in text
+    assert f"median loss of {check_suite.MEDIAN_LOSS:.0%}" in text
+    assert f"at most {check_suite.CONSTANT_MAX:g} points" in text
+    assert "grader/bugs/<V>.toml" in text
