@@ -334,6 +334,9 @@ def run_grade(args: argparse.Namespace) -> int:
 
     from grader.course import grade_class
 
+    course = _load(args)  # a mistyped course or --jobs is said before the sandbox is probed
+    if args.jobs is not None and args.jobs < 1:
+        cli.fail("--jobs must be at least 1")
     if args.grader == "sandbox":
         from grader.sandbox import layer_line, require_sandbox
 
@@ -341,9 +344,6 @@ def run_grade(args: argparse.Namespace) -> int:
         # pool's processes inherit --allow-weak-sandbox (Celery workers elsewhere need
         # SOLITAIRE_SANDBOX_ALLOW_WEAK=1 in their own environment)
         print(f"solitaire: {layer_line(require_sandbox(args.allow_weak_sandbox))}", file=sys.stderr)
-    course = _load(args)
-    if args.jobs is not None and args.jobs < 1:
-        cli.fail("--jobs must be at least 1")
     if args.dry_run or args.grader == "static":
         return _dry_run(course, args)
     report = grade_class.grade_class(course, jobs=args.jobs, regrade=args.regrade, grader=args.grader,

@@ -48,9 +48,11 @@ def test_malformed_rosters_stop_with_one_line(tmp_path, capsys, roster, message)
 
 
 def test_steps_outside_a_course_directory(tmp_path, capsys):
+    """One line says so, at once: `course grade` no longer probes the sandbox first."""
     for step in ("assign", "publish", "collect", "grade", "export"):
         status, _, err = run(capsys, "course", step, str(tmp_path))
         assert status == 2 and "no course file here" in err
+        assert err.count("\n") == 1 and "sandbox layer" not in err, err
 
 
 def test_steps_in_the_wrong_order_say_what_to_run(tmp_path, capsys):
