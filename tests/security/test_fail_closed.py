@@ -49,7 +49,11 @@ def test_solitaire_grade_refuses_the_weak_layer_without_the_flag(tmp_path):
 
 
 def test_course_grade_refuses_the_weak_layer_without_the_flag(tmp_path):
-    _refused(_solitaire("course", "grade", str(tmp_path), env=WEAK, cwd=tmp_path))
+    """In a real course (a mistyped folder is said first, without probing the sandbox)."""
+    course = tmp_path / "course"
+    init = _solitaire("course", "init", str(course), "--deadline", "2030-03-14T23:59Z", env={}, cwd=tmp_path)
+    assert init.returncode == 0, init.stderr
+    _refused(_solitaire("course", "grade", str(course), env=WEAK, cwd=tmp_path))
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="the weak layer runs hostile code safely only as root")
