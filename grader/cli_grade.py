@@ -76,9 +76,9 @@ def register(subparsers: Any) -> None:
         "submission, then every AST mutant of the reference's solution regions and every\n"
         "catalogued student bug (grader/bugs/<V>.toml). The gate: every mutant detected\n"
         "(AST survivors only with a reason in grader/survivors/<V>.txt), each losing points\n"
-        f"only in its own method and at least {gate.MIN_LOSS:.0%} of them, a median loss of\n"
-        f"{gate.MEDIAN_LOSS:.0%} or more per family, and constant answers earning at most "
-        f"{gate.CONSTANT_MAX:g} points.\n"
+        f"only in its own method and at least {gate.MIN_LOSS:.0%} of that method's points, a\n"
+        f"median loss of {gate.MEDIAN_LOSS:.0%} or more per family, and constant answers earning\n"
+        f"at most {gate.CONSTANT_MAX:g} points.\n"
         "Exit status 1 when a variation fails the gate (docs/grading.md, \"The quality gate\").\n"
         "Progress goes to stderr with an estimate of the time left: per family of mutants\n"
         "(per variation with --no-mutants). With mutants a variation takes minutes.",

@@ -59,7 +59,7 @@ def test_check_suite_help_states_the_gate_it_enforces():
 
     text = " ".join(run_help(["check-suite"]).stdout.split())
     assert "kill rate" not in text
-    assert f"at least {check_suite.MIN_LOSS:.0%} of them" in text
+    assert f"at least {check_suite.MIN_LOSS:.0%} of that method's points" in text
     assert f"median loss of {check_suite.MEDIAN_LOSS:.0%}" in text
     assert f"at most {check_suite.CONSTANT_MAX:g} points" in text
     assert "grader/bugs/<V>.toml" in text
