@@ -6,9 +6,12 @@ One private temp directory per submission (mode 0711, owned by the grader)::
                      byte-compiled here so the worker imports it without writing
     rules/<name>.py  a copy of the student's rules file, checked first
     boot/entry.py    the worker entry script (not on the worker's sys.path)
-    work-N/          the working directory of launch N (unshare and plain layers; bwrap uses its own /tmp)
-    bwrap-options-N  bwrap's options of launch N (mode 0600; deleted once bwrap has it open)
-    cgroup-unjoined-N  exists until launch N's wrapper is in its cgroup (see release_cgroups)
+    work-P-N/        the working directory of launch N (unshare and plain layers; bwrap uses its own /tmp)
+    bwrap-options-P-N  bwrap's options of launch N (mode 0600; deleted once bwrap has it open)
+    cgroup-unjoined-P-N  exists until launch N's wrapper is in its cgroup (see release_cgroups)
+
+(P is the pid of the grading process that launched it: the process replaying traces ahead,
+grader/suite/ahead.py, is forked from the suite and launches its own sandbox here too.)
 
 Everything but ``work-N`` is read-only to the sandbox uid. The directory is
 removed by :meth:`Submission.remove`, which also removes the launches' cgroups
@@ -185,7 +188,7 @@ class Submission:
 
     def new_private_file(self, stem: str) -> Path:
         """A new empty file only the grader can read, removed with the submission."""
-        path = self.root / f"{stem}-{next(self._file_numbers)}"
+        path = self.root / f"{stem}-{os.getpid()}-{next(self._file_numbers)}"
         os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY | os.O_NOFOLLOW, 0o600))
         return path
 
@@ -206,7 +209,7 @@ class Submission:
 
     def new_work_dir(self, uid: int | None) -> Path:
         """A fresh working directory owned by ``uid`` (when root), removed with the submission."""
-        path = self.root / f"work-{next(self._work_numbers)}"
+        path = self.root / f"work-{os.getpid()}-{next(self._work_numbers)}"
         path.mkdir(mode=0o700)
         if uid is not None and os.geteuid() == 0:
             os.chown(path, uid, uid)

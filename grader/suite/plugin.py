@@ -24,10 +24,11 @@ worker is launched in the background while a trace is replayed
 (:class:`WarmWorkers`), so the fresh start costs little wall time. A rule method that hung
 is not asked again in any later trace (the replay's ``dead`` set is shared).
 
-With two sandboxes and two CPUs the traces are also replayed two at a time: a background
-thread replays the next trace on the second sandbox while a test replays its own on the
-first, and that trace's test takes those checks when they are what the replay in turn would
-have given (:mod:`.twin`; ``SOLITAIRE_SUITE_AHEAD=0`` turns it off).
+With two sandboxes and two CPUs the traces are also replayed two at a time: a process forked
+from the suite before pytest is imported (:mod:`.ahead`) replays a later trace on the second
+sandbox while a test replays its own on the first, and that trace's test takes those checks
+when they are what the replay in turn would have given (:mod:`.twin`;
+``SOLITAIRE_SUITE_AHEAD=0`` turns it off, and the two sandboxes then serve the traces in turn).
 """
 
 from __future__ import annotations
@@ -180,8 +181,10 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     warm = getattr(config, "_solitaire_warm", None)
     if warm is not None:
         warm.remaining = len(traces)
-        if isinstance(warm, ZygoteWorkers) and len(warm.workers) == 2 and len(traces) > 1 and ahead_wanted():
-            _collector(config).twin = Twin(warm, traces, _collector(config).dead, _trace_timeout(config))
+        if isinstance(warm, ZygoteWorkers) and warm.ahead is not None and len(traces) > 1 and ahead_wanted():
+            collector = _collector(config)
+            collector.twin = Twin(warm.ahead, traces, collector.dead, _trace_timeout(config),
+                                  warm.factory.budget)
 
 
 def _trace_timeout(config: pytest.Config) -> float | None:

@@ -1,11 +1,12 @@
-"""Two traces at once: the next trace replayed ahead on the second sandbox, kept only if it
-is what the sequential run would have given.
+"""Two traces at once: the next trace replayed ahead by a second process on a second sandbox,
+kept only if it is what the sequential run would have given.
 
 A replay is a ping-pong between the grading thread and the sandbox's child, so one grade
-keeps one CPU busy at a time. With two zygote sandboxes (:class:`~.warm.ZygoteWorkers`) and
-two CPUs, :class:`Twin` runs a background thread that replays, on the second sandbox, a later
+keeps one CPU busy at a time. With two CPUs, :class:`Twin` has a process forked from the suite
+(:class:`~.ahead.AheadProcess`, with the submission's second zygote sandbox) replay a later
 trace no test has started yet (chosen by :meth:`Twin._next`), while the test in progress
-replays its own on the first. The test of a trace replayed ahead takes its checks instead of
+replays its own on the first sandbox. A background thread of the suite hands it the trace
+and waits for its checks; the test of a trace replayed ahead takes those checks instead of
 replaying it again.
 
 **The same grade as one trace after the other.** A trace's replay depends on the trace, on
@@ -16,24 +17,25 @@ its checks are taken only if that copy equals ``dead`` when the trace's test run
 after every earlier trace (each earlier trace's own methods that hung are added by its test,
 in order). Otherwise (a method hung meanwhile), or if the replay ahead did not end normally,
 took longer than a third of the suite's per-trace timeout (:data:`SLOW_SHARE`: replayed by
-its test, it might have been stopped) or met a time-out, a crash or a broken answer itself
-(which depend on timing, and restart the sandbox, whose restarts are capped), the test
-replays the trace itself as before. After any of these the background thread stops, so a
-submission that hangs, crashes or crawls is graded one trace after the other. Timing
-decides which replay is used, never what a trace scores.
+its test, it might have been stopped), met a time-out, a crash or a broken answer itself
+(which depend on timing, and restart the sandbox, whose restarts are capped) or left less
+than that much of the wall budget (:func:`~.ahead.replay_aside`), the test replays the trace
+itself as before. After any of these no more traces are replayed ahead, so a submission that
+hangs, crashes or crawls is graded one trace after the other. Timing decides which replay is
+used, never what a trace scores.
 """
 
 from __future__ import annotations
 
 import os
 import threading
-import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from solitaire.replay import Check, replay
+from solitaire.replay import Check
 
-from .warm import ZygoteWorkers, mark
+from .ahead import AheadProcess
+from .warm import mark
 
 #: "0" turns the replays ahead off (two sandboxes then take the traces in turn, as before)
 AHEAD_ENV = "SOLITAIRE_SUITE_AHEAD"
@@ -68,13 +70,16 @@ class _Ahead:
 class Twin:
     """The background replays of one suite run (see the module docstring).
 
-    ``traces``: the traces in the order their tests run; ``dead``: the suite's set of methods
-    that hung (the :class:`~.plugin.Collector`'s), which only the tests' thread changes.
+    ``ahead``: the process that replays; ``traces``: the traces in the order their tests run;
+    ``dead``: the suite's set of methods that hung (the :class:`~.plugin.Collector`'s), which
+    only the tests' thread changes; ``budget``: the submission's wall budget, charged with what
+    the replays ahead spent (:class:`~grader.sandbox.limits.Budget`; None: not charged).
     """
 
-    def __init__(self, workers: ZygoteWorkers, traces: list[dict[str, Any]], dead: set[str],
-                 trace_timeout: float | None = None) -> None:
-        self.workers = workers
+    def __init__(self, ahead: AheadProcess, traces: list[dict[str, Any]], dead: set[str],
+                 trace_timeout: float | None = None, budget: Any = None) -> None:
+        self.ahead = ahead
+        self.budget = budget
         self.slow_s = trace_timeout * SLOW_SHARE if trace_timeout else SLOW_S
         self.traces = traces
         self.index = {trace["name"]: i for i, trace in enumerate(traces)}
@@ -89,6 +94,7 @@ class Twin:
         self.voided = 0  # traces replayed ahead but replayed again by their test
         self.thread: threading.Thread | None = None
         self._mask: set[int] | None = None
+        self._cpu: int | None = None  # the CPU the replays ahead run on
 
     # -- the tests' side ------------------------------------------------------------------
     def take(self, trace: dict[str, Any]) -> list[Check] | None:
@@ -135,8 +141,9 @@ class Twin:
 
     # -- the background side ---------------------------------------------------------------
     def _start(self) -> None:
-        """Pin the tests' thread to the CPU it runs on and start the background thread on
-        another (two replays on one CPU would gain nothing); with one CPU, do nothing."""
+        """Pin the tests' thread to the CPU it runs on and start the background thread, whose
+        replays ahead run on another (two replays on one CPU would gain nothing); with one CPU,
+        do nothing."""
         from grader.sandbox import affinity
 
         try:
@@ -154,8 +161,8 @@ class Twin:
             self.stopped = True
             return
         self._mask = allowed
-        self.workers.reserved = True
-        self.thread = threading.Thread(target=self._run, args=(others[0],), name="replay-ahead", daemon=True)
+        self._cpu = others[0]
+        self.thread = threading.Thread(target=self._run, name="replay-ahead", daemon=True)
         self.thread.start()
 
     def _next(self) -> int | None:
@@ -190,15 +197,12 @@ class Twin:
         self.results[index] = _Ahead(frozenset(self.dead))
         return index
 
-    def _run(self, cpu: int) -> None:
+    def _run(self) -> None:
         try:
-            try:
-                os.sched_setaffinity(0, {cpu})
-            except OSError:
-                pass
             # claim nothing before the second sandbox is up (it starts while pytest is imported,
             # the first one with it): until then the tests' thread replays every trace itself
-            self.workers.restarts(1)
+            if not self.ahead.ready():
+                return
             while True:
                 with self.lock:
                     index = self._next()
@@ -217,26 +221,15 @@ class Twin:
                 for ahead in self.results.values():
                     ahead.done = True
                 self.lock.notify_all()
-        # a sandbox restarted by this thread dies with it (PR_SET_PDEATHSIG follows the thread)
-        self.workers.finished.wait()
 
     def _replay(self, trace: dict[str, Any], ahead: _Ahead) -> None:
-        """Replay ``trace`` on the second sandbox into ``ahead``; usable only if it ended
-        normally, within ``slow_s`` (a third of the per-trace timeout), with the rules file
-        loaded, nothing added to ``dead`` and the sandbox never restarted (no time-out, crash or
-        broken answer): a replay that met any of these depends on timing or on what came before
-        it, so its test replays it."""
-        dead = set(ahead.start_dead)
+        """Have the process replay ``trace`` into ``ahead`` (usable as
+        :func:`~.ahead.replay_aside` says) and charge the wall budget with its time."""
         mark("ahead begins")
-        restarts = self.workers.restarts(1)
-        started = time.monotonic()
-        try:
-            for check in replay(trace, self.workers.second, dead=dead):
-                ahead.checks.append(check)
-        except BaseException:  # noqa: BLE001 - not used; the test replays the trace itself
-            return
-        ahead.usable = (time.monotonic() - started < self.slow_s
-                        and self.workers.factory.load_failure is None
-                        and dead == ahead.start_dead
-                        and self.workers.restarts(1) == restarts)
+        used = self.budget.used if self.budget is not None else 0.0
+        checks, usable, spent = self.ahead.replay(trace, ahead.start_dead, self.slow_s, used, self._cpu)
+        if self.budget is not None:
+            self.budget.add(spent)
+        ahead.checks = checks
+        ahead.usable = usable
         mark("ahead ends")

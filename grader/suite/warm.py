@@ -21,6 +21,8 @@ from typing import Any
 
 from solitaire.protocol import Worker, WorkerError
 
+from .ahead import AheadProcess, SandboxSide
+
 #: when set, a file the suite writes its timeline to at the end (bench/sandbox_profile.py)
 PROFILE_ENV = "SOLITAIRE_SUITE_PROFILE"
 _timeline: list[tuple[str, float]] = []
@@ -42,9 +44,27 @@ def prelaunch(submission: str, results: str | None) -> Any:
     hidden = [str(Path(results).resolve().parent)] if results else []
     factory = sandbox_factory(submission, hidden_paths=hidden)
     mark("factory made")
-    if factory.layer in ZYGOTE_LAYERS:
-        return ZygoteWorkers(factory, sandboxes_wanted())
-    return WarmWorkers(factory)
+    if factory.layer not in ZYGOTE_LAYERS:
+        return WarmWorkers(factory)
+    sandboxes = sandboxes_wanted()
+    if sandboxes == 2 and _ahead_possible():
+        # before any thread of ours starts: the fork keeps only this one
+        ahead = AheadProcess.start(lambda: SandboxSide(factory))
+        if ahead is not None:
+            mark("ahead forked")
+            return ZygoteWorkers(factory, 1, ahead=ahead)
+    return ZygoteWorkers(factory, sandboxes)
+
+
+def _ahead_possible() -> bool:
+    """Whether traces are to be replayed ahead (:mod:`.twin`): wanted, and two CPUs to run on."""
+    from .twin import ahead_wanted
+
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return False
+    return ahead_wanted() and cpus >= 2
 
 
 _prelaunched: dict[tuple[str, str | None], Any] = {}
@@ -153,60 +173,39 @@ class ZygoteWorkers:
     first child serves a first trace, every later call asks that zygote for a new child
     (:meth:`~grader.sandbox.SandboxWorker.fresh`: a full restart if the zygote fails).
 
-    When the second sandbox is :attr:`reserved` (the replays ahead of :mod:`.twin`), calls give
-    children of the first only, and :meth:`second` gives those of the second, to the thread
-    that replays ahead.
+    When traces are replayed ahead (:mod:`.twin`), the second sandbox is not here but in the
+    process that replays them (:attr:`ahead`, an :class:`~.ahead.AheadProcess`, closed with
+    the sandboxes).
     """
 
-    def __init__(self, factory: Any, sandboxes: int = 1) -> None:
+    def __init__(self, factory: Any, sandboxes: int = 1, ahead: AheadProcess | None = None) -> None:
         self.factory = factory
         self.finished = threading.Event()
         self.workers = [factory() for _ in range(sandboxes)]
         self._launched = [_launch_in_background(worker, self.finished) for worker in self.workers]
         self._used = [False] * sandboxes
         self._turn = 0
-        # the worker handed out last to the tests' thread, and to the replays ahead (each thread
-        # gives its own CPU mask back)
+        # the worker handed out last (the tests' thread gives its CPU mask back)
         self._last: _TraceWorker | None = None
-        self._last_second: _TraceWorker | None = None
         self.remaining = 1  # traces still to replay (set once collected): children are asked ahead
-        self.reserved = False  # the second sandbox serves only the replays ahead (grader.suite.twin)
-        self._count = threading.Lock()
+        self.ahead = ahead
 
     def __call__(self) -> Worker:
-        """A worker whose current child has served no trace yet (the sandboxes in turn, or only
-        the first while the second is :attr:`reserved`)."""
+        """A worker whose current child has served no trace yet (the sandboxes in turn)."""
         mark("child asked")
         if self._last is not None:  # (closed by its replay, normally): a pinned thread launches nothing
             self._last.release()
-        if self.reserved:
-            index = 0
-        else:
-            index, self._turn = self._turn, (self._turn + 1) % len(self.workers)
+        index, self._turn = self._turn, (self._turn + 1) % len(self.workers)
         self._last = self._child(index)
         return self._last
-
-    def second(self) -> Worker:
-        """As :meth:`__call__`, from the second sandbox, for the replays ahead (:attr:`reserved`)."""
-        if self._last_second is not None:
-            self._last_second.release()
-        self._last_second = self._child(1)
-        return self._last_second
-
-    def restarts(self, index: int) -> int:
-        """How many times sandbox ``index`` was launched again (after a crash, a time-out or a
-        broken answer), once its first launch has ended."""
-        self._launched[index].wait()
-        return int(self.workers[index].relaunches)
 
     def _child(self, index: int) -> _TraceWorker:
         worker = self.workers[index]
         self._launched[index].wait()
-        with self._count:
-            self.remaining -= 1
-            # this sandbox serves again after the others have served one trace each, or, reserved,
-            # each its own traces, which may be any of those left
-            ahead = self.remaining > 0 if self.reserved else self.remaining >= len(self.workers)
+        self.remaining -= 1
+        # this sandbox serves again after the others have served one trace each (with traces
+        # replayed ahead, fewer may be left for it: a spare child, killed at the end, costs little)
+        ahead = self.remaining >= len(self.workers)
         if self._used[index]:
             try:
                 worker.fresh()
@@ -227,8 +226,17 @@ class ZygoteWorkers:
             launched.wait(timeout=self.factory.limits.startup_s)
         for worker in self.workers:
             worker.kill()
+        # the process replaying ahead cleans its own sandbox up and exits; the submission's copy,
+        # which its sandbox reads too, is removed after that
+        ahead = self.ahead.close() if self.ahead is not None else None
         self.finished.set()
-        threading.Thread(target=self.factory.close, name="sandbox-cleanup").start()
+
+        def cleanup() -> None:
+            if ahead is not None:
+                ahead.join()
+            self.factory.close()
+
+        threading.Thread(target=cleanup, name="sandbox-cleanup").start()
         mark("closed")
 
 

@@ -1,11 +1,11 @@
-"""Replays ahead on the second sandbox (grader/suite/twin.py): the same checks as one trace after
-the other, whichever replay is used."""
+"""Replays ahead by a forked process on the second sandbox (grader/suite/twin.py, ahead.py): the
+same checks as one trace after the other, whichever replay is used."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
-import threading
 import time
 from pathlib import Path
 from types import SimpleNamespace
@@ -15,10 +15,11 @@ import pytest
 
 from grader.grade import graded_traces, run_suite, sandbox_available
 from grader.suite import twin as twin_module
+from grader.suite.ahead import AheadProcess
 from grader.suite.twin import Twin
 from solitaire import catalog
 from solitaire.protocol import LocalWorker, Worker, WorkerError
-from solitaire.replay import Check, replay
+from solitaire.replay import Check, Summary, replay
 
 REFERENCE = Path(__file__).resolve().parents[2] / "reference"
 TWO_CPUS = hasattr(os, "sched_getaffinity") and len(os.sched_getaffinity(0)) >= 2
@@ -72,31 +73,91 @@ class _Crashing(Worker):
         return {"ok": True, "replies": answered} if message.get("op") == "batch" else answered[0]
 
 
-def _workers(source: Any, second: Any = None, restarts: list[int] | None = None) -> Any:
-    """What :class:`Twin` uses of a :class:`~grader.suite.warm.ZygoteWorkers`."""
-    launched = restarts if restarts is not None else [0]
-    return SimpleNamespace(second=second or source, finished=threading.Event(), reserved=False,
-                           factory=SimpleNamespace(load_failure=None), restarts=lambda index: launched[0])
+def _graded(checks: list[Check]) -> tuple[list[tuple[Any, ...]], Summary]:
+    """What the grade takes from checks (grader/suite/ahead.py, ``pack``): each one's trace,
+    step, category and verdict, in order, and the counts and first failures of each cell."""
+    summary = Summary()
+    for check in checks:
+        summary.add(check)
+    return [(check.trace, check.step, check.category, check.ok) for check in checks], summary
+
+
+class _LocalSide:
+    """A side of trusted workers for the forked process (:class:`~grader.suite.ahead.Side`);
+    ``restarts``: a counter the workers raise when they "crash" (in the forked process's memory)."""
+
+    def __init__(self, source: Any, restarts: list[int] | None = None, exit_at: int | None = None) -> None:
+        self.make = source
+        self.launched = restarts if restarts is not None else [0]
+        self.exit_at = exit_at  # the forked process dies when asked for this many workers
+        self.made = 0
+
+    def source(self) -> Worker:
+        self.made += 1
+        if self.exit_at is not None and self.made >= self.exit_at:
+            os._exit(3)
+        return self.make()
+
+    def restarts(self) -> int:
+        return self.launched[0]
+
+    def load_failed(self) -> bool:
+        return False
+
+    def set_budget(self, used: float) -> None:
+        pass
+
+    def budget_used(self) -> float:
+        return 0.0
+
+    def budget_left(self) -> float:
+        return float("inf")
+
+    def close(self) -> None:
+        pass
 
 
 def _run(traces: list[dict[str, Any]], source: Any, with_twin: bool, second: Any = None,
-         restarts: list[int] | None = None,
-         trace_timeout: float | None = None) -> tuple[list[Check], set[str], Any]:
+         restarts: list[int] | None = None, trace_timeout: float | None = None,
+         exit_at: int | None = None) -> tuple[list[Check], set[str], Any]:
     """The checks of every trace in order as the suite's tests make them, the dead set at the
     end, and the :class:`Twin` (None without). ``second``: the replays ahead's worker source."""
     dead: set[str] = set()
-    workers = _workers(source, second, restarts)
-    twin = Twin(workers, traces, dead, trace_timeout) if with_twin else None
+    ahead = AheadProcess.start(lambda: _LocalSide(second or source, restarts, exit_at)) if with_twin else None
+    twin = Twin(ahead, traces, dead, trace_timeout) if ahead is not None else None
     checks: list[Check] = []
     try:
         for trace in traces:
-            ahead = twin.take(trace) if twin is not None else None
-            checks.extend(ahead if ahead is not None else replay(trace, source, dead=dead))
+            taken = twin.take(trace) if twin is not None else None
+            checks.extend(taken if taken is not None else replay(trace, source, dead=dead))
     finally:
         if twin is not None:
             twin.close()
-        workers.finished.set()
+        if ahead is not None:
+            ahead.close().join(timeout=10)
     return checks, dead, twin
+
+
+def test_packed_checks_keep_what_the_grade_takes_from_them():
+    """A buggy Bismarck (its ``tableau_accepts`` accepts every card): the answer the forked process
+    sends gives the same counts and first failures, the first failure of each cell in full."""
+    from grader.suite.ahead import pack, unpack
+
+    name = "bismarck"
+    variation = type(catalog.load(name))
+
+    class Accepting(variation):
+        def tableau_accepts(self, *args):
+            return True
+
+    checks = [c for trace in graded_traces(name)[:6] for c in replay(trace, lambda: LocalWorker(Accepting()))]
+    failed = [c for c in checks if not c.ok]
+    assert failed and len(failed) < len(checks)  # the case is reached: some fail, some pass
+    trace = checks[0].trace
+    mine = [c for c in checks if c.trace == trace]
+    back = unpack(json.loads(json.dumps(pack(mine))), trace)
+    assert _graded(back) == _graded(mine)
+    assert next(c for c in back if not c.ok) == next(c for c in mine if not c.ok)  # in full
 
 
 @pytest.mark.skipif(not TWO_CPUS, reason="replays ahead need two CPUs")
@@ -106,7 +167,7 @@ def test_checks_taken_from_ahead_are_those_of_the_replay_in_turn():
     source = lambda: LocalWorker(type(catalog.load("scorpion"))())  # noqa: E731
     alone, dead_alone, _ = _run(traces, source, with_twin=False)
     together, dead_together, twin = _run(traces, source, with_twin=True)
-    assert together == alone and dead_together == dead_alone == set()
+    assert _graded(together) == _graded(alone) and dead_together == dead_alone == set()
     # the traces are shared, not all replayed by the tests' thread
     assert twin.voided == 0 and twin.taken >= len(traces) // 4
     assert os.sched_getaffinity(0) == mask  # the tests' thread has its CPUs back
@@ -124,7 +185,7 @@ def test_a_method_that_hangs_meanwhile_voids_the_replay_ahead():
     alone, dead_alone, _ = _run(traces, source, with_twin=False)
     together, dead_together, twin = _run(traces, source, with_twin=True)
     assert dead_alone == {"is_won"}
-    assert together == alone and dead_together == dead_alone
+    assert _graded(together) == _graded(alone) and dead_together == dead_alone
     assert twin.voided >= 1 and twin.taken == 0  # voided, then one trace after the other
     dead_checks = [c for c in alone if c.category == "is_won" and not c.ok and c.trace == traces[1]["name"]]
     assert dead_checks  # the second trace's is_won checks fail as dead ones: the case was reached
@@ -145,8 +206,9 @@ def test_a_replay_ahead_that_restarted_its_sandbox_is_not_used():
     crashing = lambda: _Crashing("bismarck", restarts, crashes=next(made) % 2 == 0)  # noqa: E731
     alone, _, _ = _run(traces, source, with_twin=False)
     together, _, twin = _run(traces, source, with_twin=True, second=crashing, restarts=restarts)
-    assert restarts[0] >= 1  # the second sandbox did crash
-    assert together == alone and twin.taken == 0 and twin.voided >= 1
+    # (the crashes are counted in the forked process's memory: accepting a replay that
+    # restarted its sandbox makes taken > 0)
+    assert _graded(together) == _graded(alone) and twin.taken == 0 and twin.voided >= 1
     assert not twin.dead
 
 
@@ -157,9 +219,9 @@ def test_a_replay_ahead_slower_than_a_third_of_the_trace_timeout_is_not_used():
     source = lambda: LocalWorker(type(catalog.load("bismarck"))())  # noqa: E731
     alone, _, _ = _run(traces, source, with_twin=False)
     together, _, twin = _run(traces, source, with_twin=True, trace_timeout=0.0003)
-    assert together == alone and twin.taken == 0 and twin.voided >= 1
-    assert Twin(_workers(source), traces, set(), 60.0).slow_s == 20.0
-    assert Twin(_workers(source), traces, set(), None).slow_s == twin_module.SLOW_S
+    assert _graded(together) == _graded(alone) and twin.taken == 0 and twin.voided >= 1
+    assert Twin(twin.ahead, traces, set(), 60.0).slow_s == 20.0
+    assert Twin(twin.ahead, traces, set(), None).slow_s == twin_module.SLOW_S
 
 
 @pytest.mark.filterwarnings("ignore::pytest.PytestUnhandledThreadExceptionWarning")
@@ -174,8 +236,21 @@ def test_a_replay_ahead_that_breaks_leaves_no_test_waiting(monkeypatch):
     source = lambda: LocalWorker(type(catalog.load("bismarck"))())  # noqa: E731
     alone, _, _ = _run(traces, source, with_twin=False)
     together, _, twin = _run(traces, source, with_twin=True)
-    assert together == alone and twin.taken == 0 and twin.stopped
+    assert _graded(together) == _graded(alone) and twin.taken == 0 and twin.stopped
     twin.thread.join(timeout=5)
+
+
+@pytest.mark.skipif(not TWO_CPUS, reason="replays ahead need two CPUs")
+def test_a_replaying_process_that_dies_leaves_no_test_waiting():
+    """The forked process dies when it starts its second replay: that trace's test replays it
+    itself, and the rest follow in turn; the process is reaped."""
+    traces = graded_traces("bismarck")[:5]
+    source = lambda: LocalWorker(type(catalog.load("bismarck"))())  # noqa: E731
+    alone, _, _ = _run(traces, source, with_twin=False)
+    together, _, twin = _run(traces, source, with_twin=True, exit_at=2)
+    assert _graded(together) == _graded(alone) and twin.stopped and twin.voided == 1
+    with pytest.raises(ChildProcessError):
+        os.waitpid(twin.ahead.pid, os.WNOHANG)
 
 
 def test_nothing_runs_ahead_on_one_cpu(monkeypatch):
@@ -184,7 +259,7 @@ def test_nothing_runs_ahead_on_one_cpu(monkeypatch):
     source = lambda: LocalWorker(type(catalog.load("bismarck"))())  # noqa: E731
     alone, _, _ = _run(traces, source, with_twin=False)
     together, _, twin = _run(traces, source, with_twin=True)
-    assert twin.taken == 0 and twin.thread is None and together == alone
+    assert twin.taken == 0 and twin.thread is None and _graded(together) == _graded(alone)
 
 
 def test_the_switch_reads_the_environment(monkeypatch):

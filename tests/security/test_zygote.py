@@ -364,3 +364,62 @@ def test_the_children_after_the_first_run_the_rules_file_compiled_once_by_the_zy
     first = messages[0].replace("False /", "True /")
     assert f"False /sandbox/rules/scorpion.py {raising}" in messages[0]  # compiled by the child itself
     assert messages[1:] == [first, first]  # then by the zygote: the same file, the same line
+
+
+def _descendants(root_pid: int) -> set[int]:
+    """The processes below ``root_pid`` now (by their parent pids in /proc)."""
+    parents: dict[int, int] = {}
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            status = Path(f"/proc/{name}/status").read_text()
+        except OSError:
+            continue
+        for line in status.splitlines():
+            if line.startswith("PPid:"):
+                parents[int(name)] = int(line.split()[1])
+    found, frontier = set(), {root_pid}
+    while frontier:
+        frontier = {pid for pid, parent in parents.items() if parent in frontier} - found
+        found |= frontier
+    return found
+
+
+@pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="traces are replayed ahead only with two CPUs")
+def test_the_process_replaying_ahead_has_its_own_sandbox_and_leaves_nothing(tmp_path, isolation, monkeypatch):
+    """With replays ahead (grader/suite/ahead.py) the suite keeps one sandbox and a forked process
+    launches the second. It launches under its own name in the submission's directory (the two
+    once both wrote ``bwrap-options-1``, and the second sandbox never came up), replays a trace,
+    and at the end exits, reaped, with no process of either sandbox left."""
+    if isolation.name != "bwrap":
+        pytest.skip("the zygote runs under bwrap only")
+    from grader.grade import graded_traces
+    from grader.suite import warm
+
+    monkeypatch.setenv("SOLITAIRE_SUITE_AHEAD", "1")
+    monkeypatch.setenv("SOLITAIRE_SUITE_SANDBOXES", "2")
+    rules = tmp_path / "bismarck.py"
+    rules.write_text((Path(__file__).resolve().parents[2] / "reference" / "bismarck.py").read_text())
+    workers = warm.prelaunch(str(rules), None)
+    try:
+        assert isinstance(workers, ZygoteWorkers) and len(workers.workers) == 1
+        ahead = workers.ahead
+        assert ahead is not None and ahead.ready()
+        assert workers._launched[0].wait(timeout=15)  # the suite's own sandbox is up too
+        trace = graded_traces("bismarck")[0]
+        checks, usable, _spent = ahead.replay(trace, frozenset(), 20.0, 0.0)
+        assert usable and checks and all(check.ok for check in checks)
+        below_ahead = _descendants(ahead.pid)
+        sandboxes = _descendants(os.getpid()) - {ahead.pid}
+        assert below_ahead and below_ahead < sandboxes  # its sandbox, and the suite's own
+    finally:
+        workers.close()
+    ahead.close().join(timeout=15)
+    with pytest.raises(ChildProcessError):
+        os.waitpid(ahead.pid, os.WNOHANG)
+    give_up = time.monotonic() + 5.0
+    while (left := [pid for pid in sandboxes if Path(f"/proc/{pid}").exists()]) and (
+            time.monotonic() < give_up):
+        time.sleep(0.05)
+    assert left == []
