@@ -147,9 +147,9 @@ def unsafe_characters(text: str, multiline: bool = True) -> list[str]:
             {"Cc", "Cf", "Zl", "Zp", "Co", "Cn", "Cs"}]
 
 
-def processes_of(uid: int) -> list[int]:
-    """Pids of live (not zombie) processes whose real uid is ``uid``."""
-    found = []
+def process_status() -> dict[int, dict[str, str]]:
+    """Every process now: its pid and the fields of its /proc status (``Uid``, ``PPid`` ...)."""
+    table = {}
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
@@ -157,8 +157,12 @@ def processes_of(uid: int) -> list[int]:
             status = Path(f"/proc/{entry}/status").read_text()
         except OSError:
             continue
-        fields = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
-        zombie = fields.get("State", "").strip().startswith("Z")
-        if int(fields.get("Uid", "-1").split()[0]) == uid and not zombie:
-            found.append(int(entry))
-    return found
+        table[int(entry)] = {key: value.strip() for key, value in
+                             (line.split(":", 1) for line in status.splitlines() if ":" in line)}
+    return table
+
+
+def processes_of(uid: int) -> list[int]:
+    """Pids of live (not zombie) processes whose real uid is ``uid``."""
+    return [pid for pid, fields in process_status().items()
+            if int(fields.get("Uid", "-1").split()[0]) == uid and not fields.get("State", "").startswith("Z")]

@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
-from security_support import ATTACKS, DEALT
+from security_support import ATTACKS, DEALT, process_status
 
 from grader.sandbox import Limits, SandboxFactory, SandboxWorker, affinity
 from grader.suite.plugin import ZygoteWorkers
@@ -368,17 +368,7 @@ def test_the_children_after_the_first_run_the_rules_file_compiled_once_by_the_zy
 
 def _descendants(root_pid: int) -> set[int]:
     """The processes below ``root_pid`` now (by their parent pids in /proc)."""
-    parents: dict[int, int] = {}
-    for name in os.listdir("/proc"):
-        if not name.isdigit():
-            continue
-        try:
-            status = Path(f"/proc/{name}/status").read_text()
-        except OSError:
-            continue
-        for line in status.splitlines():
-            if line.startswith("PPid:"):
-                parents[int(name)] = int(line.split()[1])
+    parents = {pid: int(fields.get("PPid", "0")) for pid, fields in process_status().items()}
     found, frontier = set(), {root_pid}
     while frontier:
         frontier = {pid for pid, parent in parents.items() if parent in frontier} - found
