@@ -10,9 +10,10 @@ may stand for the sequential one (:func:`replay_aside`). Orders and answers are 
 two pipes; nothing is unpickled. An answer carries what the grade takes from a trace's checks
 (:func:`pack`): each check's category and verdict, and in full the first failure of each
 category (what the results file keeps); the rest of a check (the state it was asked in, what
-was expected and answered) is used nowhere, and sending it all cost more than the second process
-gained (Indian's checks are 12 MB of JSON). It ends when the order pipe closes (its sandbox killed and
-cleaned up first) or, through ``PR_SET_PDEATHSIG``, when the suite dies.
+was expected and answered) is used nowhere, and sending it all cost more than the second
+process gained (Indian's checks are 12 MB of JSON). The process ends when the order pipe
+closes (its sandbox killed and cleaned up first) or, through ``PR_SET_PDEATHSIG``, when the
+suite dies.
 
 Why a process: a thread of the suite shared its interpreter lock with the tests' thread, and
 both spend half of every round trip in Python (docs/performance.md, "Two traces at once").
