@@ -18,6 +18,7 @@ import pytest
 from fault_support import solitaire
 
 from grader.course.grade_class import grade_class
+from grader.course.gradebook_opening import opened
 from grader.course.storage import StorageError
 
 AS_ROOT = os.geteuid() == 0
@@ -131,10 +132,16 @@ def small_disk(tmp_path):
 
 
 def test_a_full_disk_stops_after_the_current_student_and_keeps_the_grades(
-        collected_course, small_disk) -> None:
+        collected_course, small_disk, monkeypatch) -> None:
     # one variation for all, so that the grading order (longest expected first, stable among
     # equals: grader/course/task_order.py) is the roster's: ada, then bob (who fills the disk), then cy
     course = collected_course(["ada", "bob", "cy"], directory=small_disk / "course", variations=("scorpion",))
+    # The filler (bob's grading) waits until ada is in the gradebook. course grade opens the
+    # gradebook in the background and records a result that comes in while it opens only at the
+    # end, so ada's came first on a busy machine once (fresh-clone CI, 2026-12-04): the filler
+    # waited its 120 s out and bob failed instead. Here the gradebook is opened before any
+    # result is handled, so ada is recorded when her result comes in.
+    monkeypatch.setattr("grader.course.grade_class.start_opening", opened)
     # in this process (the one-line printing of a StorageError by the CLI is tested above)
     with pytest.raises(StorageError) as stopped:
         grade_class(course, jobs=1, grader="filling_grader:grade")
