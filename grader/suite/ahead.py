@@ -45,11 +45,8 @@ class Side(Protocol):
 
     def load_failed(self) -> bool: ...
 
-    def set_budget(self, used: float) -> None: ...
-
-    def budget_used(self) -> float: ...
-
-    def budget_left(self) -> float: ...
+    #: the wall budget its workers charge (:class:`~grader.sandbox.limits.Budget`)
+    budget: Any
 
     def close(self) -> None: ...
 
@@ -74,7 +71,7 @@ def replay_aside(side: Side, trace: dict[str, Any], dead: frozenset[str],
     except BaseException:  # noqa: BLE001 - not used; the test replays the trace itself
         return checks, False
     usable = (time.monotonic() - started < slow_s and not side.load_failed()
-              and hung == dead and side.restarts() == restarts and side.budget_left() >= slow_s)
+              and hung == dead and side.restarts() == restarts and side.budget.remaining() >= slow_s)
     return checks, usable
 
 
@@ -106,6 +103,7 @@ class SandboxSide:
 
     def __init__(self, factory: Any) -> None:
         self.factory = factory
+        self.budget = factory.budget
         self.worker = factory()
         self.used = False
         self.last: Any = None
@@ -134,29 +132,12 @@ class SandboxSide:
     def load_failed(self) -> bool:
         return self.factory.load_failure is not None
 
-    def set_budget(self, used: float) -> None:
-        self.factory.budget.used = used
-
-    def budget_used(self) -> float:
-        return float(self.factory.budget.used)
-
-    def budget_left(self) -> float:
-        return float(self.factory.budget.remaining())
-
     def close(self) -> None:
         """Kill the sandbox and remove its cgroups (this process's only; the submission's copy
         is the suite's to remove)."""
         self.worker.kill()
         self.worker.close()
         self.factory.submission.release_cgroups(wait_s=2.0, everything=True)
-
-
-def _die_with_parent() -> None:
-    import ctypes
-
-    pr_set_pdeathsig = 1
-    libc = ctypes.CDLL(None, use_errno=True)
-    libc.prctl(pr_set_pdeathsig, int(signal.SIGKILL), 0, 0, 0)
 
 
 def _serve(open_side: Callable[[], Side], orders: IO[bytes], answers: IO[bytes]) -> None:
@@ -172,10 +153,9 @@ def _serve(open_side: Callable[[], Side], orders: IO[bytes], answers: IO[bytes])
                     os.sched_setaffinity(0, {order["cpu"]})
                 except OSError:
                     pass
-            side.set_budget(order["used"])
-            before = side.budget_used()
+            side.budget.used = before = order["used"]  # the suite's, at this trace
             checks, usable = replay_aside(side, order["trace"], frozenset(order["dead"]), order["slow_s"])
-            answer = {**pack(checks), "usable": usable, "spent": side.budget_used() - before}
+            answer = {**pack(checks), "usable": usable, "spent": side.budget.used - before}
             answers.write(json.dumps(answer).encode("utf-8") + b"\n")
             answers.flush()
     finally:
@@ -196,7 +176,6 @@ class AheadProcess:
     def start(cls, open_side: Callable[[], Side]) -> AheadProcess | None:
         """Fork the process, whose side ``open_side()`` makes; None if it cannot be forked.
         Call it while the suite has no other thread (a fork keeps only the calling one)."""
-        parent = os.getpid()
         orders_r, orders_w = os.pipe()
         answers_r, answers_w = os.pipe()
         try:
@@ -210,9 +189,9 @@ class AheadProcess:
             try:
                 os.close(orders_w)
                 os.close(answers_r)
+                from grader.sandbox.entry import _die_with_parent  # (it exits if the suite is gone)
+
                 _die_with_parent()
-                if os.getppid() != parent:  # the suite died before the line above
-                    os._exit(1)
                 _serve(open_side, os.fdopen(orders_r, "rb"), os.fdopen(answers_w, "wb"))
                 status = 0
             except Exception as error:  # noqa: BLE001 - said once; the traces are then replayed in turn

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from grader.grade import graded_traces, run_suite, sandbox_available
+from grader.sandbox.limits import Budget
 from grader.suite import twin as twin_module
 from grader.suite.ahead import AheadProcess
 from grader.suite.twin import Twin
@@ -91,6 +92,7 @@ class _LocalSide:
         self.launched = restarts if restarts is not None else [0]
         self.exit_at = exit_at  # the forked process dies when asked for this many workers
         self.made = 0
+        self.budget = Budget(float("inf"))
 
     def source(self) -> Worker:
         self.made += 1
@@ -103,15 +105,6 @@ class _LocalSide:
 
     def load_failed(self) -> bool:
         return False
-
-    def set_budget(self, used: float) -> None:
-        pass
-
-    def budget_used(self) -> float:
-        return 0.0
-
-    def budget_left(self) -> float:
-        return float("inf")
 
     def close(self) -> None:
         pass
