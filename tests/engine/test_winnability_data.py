@@ -98,7 +98,9 @@ def test_scorpion_default_is_flagged_unwinnable_and_unmeasured_values_say_so():
     labels = [label for label, _ in winnability_data.zero_win_settings(catalog.load("scorpion"))]
     assert labels == ["moves=runs (default)"]
     indian = dict(winnability_data.figures(catalog.load("indian")))
-    assert indian["strict_protection=true"] is None  # shown as "not measured"
+    assert indian["strict_protection=true"] is not None and indian["strict_protection=true"].deals == 200
+    pyramid = dict(winnability_data.figures(catalog.load("pyramid")))
+    assert pyramid["redeals=1"] is None  # shown as "not measured"
 
 
 def test_record_adds_or_replaces_one_run(tmp_path):
@@ -132,7 +134,8 @@ def test_variations_shows_the_figures_flags_zero_and_says_not_measured(capsys):
         in scorpion
     assert "UNWINNABLE: every one of the 1000 deals tried was proved lost" in scorpion
     assert "reproduce: solitaire winnability scorpion --deals 1000 --budget 20000 --jobs 1" in scorpion
-    assert "strict_protection=true: not measured" in out
+    assert "redeals=1: not measured" in out[out.index("pyramid  "):]
+    assert "strict_protection=true: won 63.0% of 200 deals" in out
 
 
 def test_winnability_record_writes_the_run_and_its_command(tmp_path, capsys):
