@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -82,3 +83,56 @@ def test_a_sandboxed_grade_makes_its_factory_before_pytest_is_imported(tmp_path,
     events = [event for event, _moment in json.loads(timeline.read_text())]
     assert events.index("suite started") < events.index("factory made") < events.index("plugin imported")
     assert events.count("factory made") == 1  # the plugin took the sandboxes started early
+
+
+def test_leaving_waits_for_threads_runs_exit_functions_and_keeps_the_exit_status(tmp_path):
+    """The suite's end skips only the interpreter's teardown: a thread that is not a daemon (the
+    sandboxes' cleanup) finishes, atexit functions and finalizers run, what was printed arrives."""
+    import subprocess
+    import sys
+
+    marker = tmp_path / "removed"
+    marker.mkdir()
+    code = f"""
+import atexit, shutil, threading, time, weakref
+from grader.suite.run import leave
+class Holder: pass
+holder = Holder()
+weakref.finalize(holder, print, "finalizer ran")
+atexit.register(shutil.rmtree, {str(marker)!r})
+threading.Thread(target=lambda: (time.sleep(0.3), print("cleanup done", flush=True))).start()
+threading.Thread(target=time.sleep, args=(60,), daemon=True).start()
+print("results", end="")
+leave(3)
+"""
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, timeout=30)
+    assert done.returncode == 3, done.stderr
+    assert done.stdout.startswith("results") and "cleanup done" in done.stdout
+    assert "finalizer ran" in done.stdout
+    assert not marker.exists()
+
+
+def test_the_suite_entry_skips_only_the_teardown(tmp_path):
+    """``python -m grader.suite.run`` keeps pytest's exit status and runs atexit functions, but
+    frees nothing at the end: a module's object whose ``__del__`` would print at teardown stays."""
+    import subprocess
+    import sys
+
+    (tmp_path / "test_one.py").write_text(
+        "import atexit\n"
+        "class Loud:\n"
+        "    def __del__(self):\n"
+        "        print('torn down', flush=True)\n"
+        "kept = Loud()\n"
+        "atexit.register(print, 'atexit ran')\n"
+        "def test_fails():\n"
+        "    assert False\n")
+    root = Path(__file__).resolve().parents[2]
+    env = {**os.environ, "PYTHONPATH": str(root), "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
+    done = subprocess.run([sys.executable, "-m", "grader.suite.run", str(tmp_path / "test_one.py"), "-q",
+                           "-p", "no:cacheprovider"], cwd=tmp_path, env=env, capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 1, done.stdout + done.stderr  # one test failed
+    assert "1 failed" in done.stdout and "atexit ran" in done.stdout
+    assert "torn down" not in done.stdout
