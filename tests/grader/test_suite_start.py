@@ -136,3 +136,33 @@ def test_the_suite_entry_skips_only_the_teardown(tmp_path):
     assert done.returncode == 1, done.stdout + done.stderr  # one test failed
     assert "1 failed" in done.stdout and "atexit ran" in done.stdout
     assert "torn down" not in done.stdout
+
+
+@pytest.mark.skipif(not sandbox_available(), reason="needs a sandbox")
+def test_pytest_timeout_still_stops_a_trace_in_the_suite(tmp_path):
+    """The suite loads only some of pytest's plugins (grader/suite/pytest.ini): pytest-timeout still
+    stops a trace that outlasts the per-trace timeout, and the suite still writes its counts."""
+    import time
+
+    from grader.grade import run_suite
+    from grader.traces.build import HIDDEN_ROOT
+
+    traces = tmp_path / "traces"
+    traces.mkdir()
+    shutil.copy(HIDDEN_ROOT / "scorpion" / "deal-default-1.json", traces)
+    submission = tmp_path / "sub"
+    submission.mkdir()
+    text = (REFERENCE / "scorpion.py").read_text(encoding="utf-8")
+    head = ("    def tableau_accepts(self, state: State, pile: str, cards: tuple[Card, ...], "
+            "source: str) -> bool:\n")
+    slow = text.replace(head, head + "        import time; time.sleep(0.3)\n", 1)
+    assert slow != text
+    (submission / "scorpion.py").write_text(slow, encoding="utf-8")
+    work = tmp_path / "work"
+    work.mkdir()
+    started = time.monotonic()
+    counts, output = run_suite(submission / "scorpion.py", "scorpion", "sandbox", work, 120.0, 1.5,
+                               traces_dir=traces)
+    assert "Timeout" in output
+    assert counts is not None
+    assert time.monotonic() - started < 30
